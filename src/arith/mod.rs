@@ -1,0 +1,13 @@
+//! Modular arithmetic: scalar helpers for any 64-bit modulus, Montgomery form for odd
+//! 32-bit moduli, primality, and binomial tables.
+//!
+//! Conventions: a "residue" is a value in `[0, m)` unless a function says otherwise
+//! (the lazy SIMD forms keep values in `[0, 2p)` and say so).
+
+pub mod binomial;
+pub mod modp;
+pub mod montgomery;
+
+pub use binomial::FactorialTable;
+pub use modp::{add_mod, inv_mod, is_prime, mul_mod, pow_mod, sub_mod};
+pub use montgomery::Montgomery32;

@@ -1,0 +1,237 @@
+//! Card stacks (Project Euler 798): count the initial face-up sets of `s` suits of cards
+//! `1..=n` that lose for the player to move.
+//!
+//! Theory (seed `pe798-card-stacks`): suits are independent, so a set loses exactly when
+//! the nim-sum of the suits' Grundy values is 0 (section 2). The number of one-suit sets
+//! with each nimber has a closed form ([`crate::kernels::nimber_freq`], sections 5–9).
+//! The count of `s`-tuples with nim-sum 0 is the 0-th entry of the `s`-th xor-convolution
+//! power, which the Walsh–Hadamard transform turns into pointwise powers (section 11):
+//!
+//! ```text
+//! C(n, s) = L^-1 · Σ_t wht(F_n)(t)^s  mod p,     L = 2^ceil(log2 n)
+//! ```
+
+pub mod brute;
+
+use crate::arith::{FactorialTable, inv_mod, is_prime};
+use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
+use crate::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
+use crate::kernels::powsum::PowsumVariant;
+use crate::kernels::variant_enum;
+use crate::kernels::wht::WhtVariant;
+use crate::memory;
+use crate::sched::Scheduler;
+
+/// The most cards per suit: the transform length `L` is at most 2^30 (4 GiB of `u32`).
+pub const MAX_CARDS: u64 = 1 << 30;
+/// The modulus must be a prime below this (the lanes keep `2p` inside a `u32`).
+pub const MODULUS_LIMIT: u64 = 1 << 31;
+
+/// Validated parameters: `C(cards, suits) mod modulus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardsParams {
+    /// Cards per suit, `n`.
+    pub cards: u64,
+    /// Number of suits, `s`.
+    pub suits: u64,
+    /// A prime `n < p < 2^31`.
+    pub modulus: u64,
+}
+
+impl CardsParams {
+    /// The default modulus, `10^9 + 7`.
+    pub const DEFAULT_MODULUS: u64 = 1_000_000_007;
+
+    /// The Project Euler instance: `C(10^7, 10^7) mod 10^9+7`.
+    pub fn instance() -> Self {
+        Self { cards: 10_000_000, suits: 10_000_000, modulus: Self::DEFAULT_MODULUS }
+    }
+
+    /// Validates the parameters.
+    pub fn new(cards: u64, suits: u64, modulus: u64) -> Result<Self, InputError> {
+        let err = |m: String| Err(InputError::new(ProblemId::Cards, m));
+        if cards == 0 {
+            return err("--cards must be at least 1".into());
+        }
+        if suits == 0 {
+            return err("--suits must be at least 1".into());
+        }
+        if cards > MAX_CARDS {
+            return err(format!("--cards {cards} is above the supported maximum of 2^30 = {MAX_CARDS}"));
+        }
+        if !(3..MODULUS_LIMIT).contains(&modulus) {
+            return err(format!("--modulus {modulus} must be an odd prime below 2^31"));
+        }
+        if !is_prime(modulus) {
+            return err(format!(
+                "--modulus {modulus} is not prime; the method divides by 2 and by L = 2^k modulo it and needs Fermat's theorem"
+            ));
+        }
+        if cards >= modulus {
+            return err(format!(
+                "--modulus {modulus} must exceed --cards {cards}: the binomial tables invert factorials up to n"
+            ));
+        }
+        Ok(Self { cards, suits, modulus })
+    }
+
+    /// The transform length `L`: the least power of two `>= n`.
+    pub fn transform_len(&self) -> u64 {
+        self.cards.next_power_of_two()
+    }
+}
+
+variant_enum! {
+    /// The pipeline: frequencies, transform, power sum.
+    pub enum CardsKernel {
+        /// Linear frequencies, level-by-level transform, one power at a time: the reference.
+        Scalar => "scalar",
+    }
+}
+
+impl CardsKernel {
+    /// The fastest kernel that applies to `params`.
+    pub fn default_for(_params: &CardsParams) -> Self {
+        CardsKernel::Scalar
+    }
+
+    /// Parses `--kernel` (default: [`Self::default_for`]).
+    pub fn parse(name: Option<&str>, params: &CardsParams) -> Result<Self, InputError> {
+        parse_kernel(ProblemId::Cards, name, Self::default_for(params))
+    }
+
+    /// The kernel of each stage.
+    pub fn stages(self) -> (NimberFreqVariant, WhtVariant, PowsumVariant) {
+        match self {
+            CardsKernel::Scalar => (NimberFreqVariant::Linear, WhtVariant::Scalar, PowsumVariant::Scalar),
+        }
+    }
+
+    /// Bytes the pipeline allocates: the transform array and the factorial tables.
+    pub fn memory_bytes(self, params: &CardsParams) -> u64 {
+        4 * params.transform_len() + FactorialTable::bytes_for(params.cards)
+    }
+}
+
+/// Refuses what would not fit in memory, before any work.
+pub fn preflight(params: &CardsParams, kernel: CardsKernel) -> Result<(), InputError> {
+    memory::ensure_fits(ProblemId::Cards, "the frequency array and tables", kernel.memory_bytes(params))
+}
+
+/// Computes `C(cards, suits) mod modulus`.
+pub fn solve(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler) -> Result<Answer, InputError> {
+    preflight(params, kernel)?;
+    Ok(Answer {
+        problem: ProblemId::Cards,
+        params: vec![("cards", params.cards), ("suits", params.suits), ("modulus", params.modulus)],
+        answer: losing_sets(params, kernel, sched),
+        extra: vec![],
+        kernel: kernel.name(),
+    })
+}
+
+/// `C(n, s) mod p` through the three stages.
+pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler) -> u64 {
+    let (freq, wht, powsum) = kernel.stages();
+    let p = params.modulus as u32;
+    let len = params.transform_len();
+    let mut spectrum = vec![0u32; len as usize];
+    freq.run(params.cards as usize, p, &mut spectrum);
+    wht.run(&mut spectrum, p, sched);
+    let sum = powsum.run(&spectrum, params.suits, p, sched) as u64;
+    let inv_len = inv_mod(len % params.modulus, params.modulus).expect("L is a power of two and p an odd prime");
+    sum * inv_len % params.modulus
+}
+
+/// The checks `gamecount verify` runs for this problem.
+pub fn checks(deep: bool) -> Vec<Check> {
+    let max_n = if deep { 14 } else { 10 };
+    vec![
+        Check::new(
+            format!("cards: one-suit nimbers by mex over real states, n <= {max_n}, match the frequency formula"),
+            move |_| {
+                for n in 1..=max_n {
+                    let searched = brute::initial_distribution(n);
+                    let formula: Vec<u64> = nimber_freq_direct(n).iter().map(|&f| f as u64).collect();
+                    if searched != formula {
+                        return Err(format!("n={n}: search {searched:?}, formula {formula:?}"));
+                    }
+                }
+                Ok(format!("distributions for n = 1..={max_n} agree"))
+            },
+        ),
+        Check::new(
+            format!(
+                "cards: C(n, s) by xor-convolution of searched distributions equals every kernel, n <= {max_n}, s <= 5"
+            ),
+            move |sched| {
+                let p = CardsParams::DEFAULT_MODULUS;
+                for n in 1..=max_n {
+                    let distribution = brute::initial_distribution(n);
+                    for s in 1..=5u32 {
+                        let expected = brute::losing_sets_by_convolution(&distribution, s, p);
+                        for &kernel in CardsKernel::ALL {
+                            let params = CardsParams::new(n as u64, s as u64, p).map_err(|e| e.to_string())?;
+                            let got = losing_sets(&params, kernel, sched);
+                            if got != expected {
+                                return Err(format!("{kernel}: C({n},{s}) = {got}, convolution gives {expected}"));
+                            }
+                        }
+                    }
+                }
+                Ok(format!("{} cases agree", max_n * 5))
+            },
+        ),
+        Check::new("cards: checkpoints C(3,2) = 26, C(13,4) = 540318329 with every kernel", |sched| {
+            for &kernel in CardsKernel::ALL {
+                let small = losing_sets(&CardsParams::new(3, 2, CardsParams::DEFAULT_MODULUS).unwrap(), kernel, sched);
+                let large = losing_sets(&CardsParams::new(13, 4, CardsParams::DEFAULT_MODULUS).unwrap(), kernel, sched);
+                if small != 26 || large != 540_318_329 {
+                    return Err(format!("{kernel}: C(3,2) = {small}, C(13,4) = {large}"));
+                }
+            }
+            Ok("both hold".into())
+        }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_parameters() {
+        let p = CardsParams::DEFAULT_MODULUS;
+        assert!(CardsParams::new(0, 1, p).is_err());
+        assert!(CardsParams::new(1, 0, p).is_err());
+        assert!(CardsParams::new(10, 10, 1_000_000_006).is_err()); // composite
+        assert!(CardsParams::new(10, 10, 2).is_err());
+        assert!(CardsParams::new(10, 10, 7).is_err()); // p <= n
+        assert!(CardsParams::new(10, 10, (1 << 31) + 11).is_err());
+        assert!(CardsParams::new(MAX_CARDS + 1, 1, p).is_err());
+        assert!(CardsParams::new(10, u64::MAX, 11).is_ok());
+    }
+
+    #[test]
+    fn large_suit_counts_reduce_correctly() {
+        // s and s + (p - 1) give the same answer for p prime (Fermat), and s = 1 counts the
+        // one-suit sets with nimber 0.
+        let p = 1_000_000_007;
+        let base = CardsParams::new(20, 3, p).unwrap();
+        let shifted = CardsParams::new(20, 3 + (p - 1) * 1000, p).unwrap();
+        let sched = Scheduler::sequential();
+        assert_eq!(losing_sets(&base, CardsKernel::Scalar, &sched), losing_sets(&shifted, CardsKernel::Scalar, &sched));
+        let one = CardsParams::new(20, 1, p).unwrap();
+        assert_eq!(losing_sets(&one, CardsKernel::Scalar, &sched), (1 << 18) + 2);
+    }
+
+    #[test]
+    fn answers_do_not_depend_on_the_thread_count() {
+        let params = CardsParams::new(100_000, 12345, CardsParams::DEFAULT_MODULUS).unwrap();
+        for &kernel in CardsKernel::ALL {
+            let answers: Vec<u64> =
+                [1, 2, 3, 8].iter().map(|&t| losing_sets(&params, kernel, &Scheduler::new(Some(t)).unwrap())).collect();
+            assert!(answers.windows(2).all(|w| w[0] == w[1]), "{kernel}: {answers:?}");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Partisan Kayles (Project Euler 1015): count the fair rows of `n` blue and red pins.
+//!
+//! Theory (seed `pe1015-partisan-kayles`): a position is a sum of an integer (the lead
+//! `d` = blue pins − red pins, free moves) and a nimber (Dawson's Kayles on the maximal
+//! alternating blocks, where both players may knock over a mixed pair). So a row is fair
+//! exactly when `d = 0` and the nim-sum `x` of its block values is 0 (section 6).
+//!
+//! Counting: the block values are below 16, so `[x = 0] = (1/16)·Σ_h (-1)^{h·x}` over the
+//! 16 Walsh characters `h` (section 8). For each character the signed count of balanced
+//! rows is a coefficient of `sqrt(((1+E)^2-O^2)/((1-E)^2-O^2))` (sections 9–10), computed
+//! by the [`crate::kernels::series`] family modulo `16·M`; the 16 sums are divided by 16.
+
+pub mod brute;
+pub mod dawson;
+
+use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
+use crate::kernels::series::{SERIES_MODULUS_LIMIT, SeriesVariant};
+use crate::kernels::variant_enum;
+use crate::memory;
+use crate::sched::Scheduler;
+
+/// Block values are below `2^CHARACTER_BITS`, so `2^CHARACTER_BITS` characters suffice.
+const CHARACTER_BITS: u32 = 4;
+/// The number of Walsh characters summed.
+pub const CHARACTERS: u64 = 1 << CHARACTER_BITS;
+
+/// The largest modulus `M` accepted: the series run modulo `16·M`, below 2^62.
+pub const MAX_MODULUS: u64 = SERIES_MODULUS_LIMIT / CHARACTERS - 1;
+/// The most pins accepted (memory and time grow from there; see the kernels).
+pub const MAX_PINS: u64 = 100_000_000;
+
+/// Validated parameters: `f(pins) mod modulus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KaylesParams {
+    /// Pins in the row.
+    pub pins: u64,
+    /// The answer is reported modulo this.
+    pub modulus: u64,
+}
+
+impl KaylesParams {
+    /// The default modulus, `10^9` (the last nine digits).
+    pub const DEFAULT_MODULUS: u64 = 1_000_000_000;
+
+    /// The Project Euler instance: `f(1000) mod 10^9`.
+    pub fn instance() -> Self {
+        Self { pins: 1000, modulus: Self::DEFAULT_MODULUS }
+    }
+
+    /// Validates `pins` and `modulus`.
+    pub fn new(pins: u64, modulus: u64) -> Result<Self, InputError> {
+        let err = |m: String| Err(InputError::new(ProblemId::Kayles, m));
+        if pins == 0 {
+            return err("--pins must be at least 1".into());
+        }
+        if pins > MAX_PINS {
+            return err(format!("--pins {pins} is above the supported maximum of {MAX_PINS}"));
+        }
+        if modulus < 2 {
+            return err(format!("--modulus {modulus} must be at least 2"));
+        }
+        if modulus > MAX_MODULUS {
+            return err(format!("--modulus {modulus} is above the supported maximum of {MAX_MODULUS} (2^58 - 1)"));
+        }
+        Ok(Self { pins, modulus })
+    }
+}
+
+variant_enum! {
+    /// How the character series are computed.
+    pub enum KaylesKernel {
+        /// Quotient and square root with the halving rule, O(n^2): the seed's method.
+        Reference => "reference",
+    }
+}
+
+impl KaylesKernel {
+    /// The fastest kernel that applies to `params`.
+    pub fn default_for(_params: &KaylesParams) -> Self {
+        KaylesKernel::Reference
+    }
+
+    /// Parses `--kernel` (default: [`Self::default_for`]).
+    pub fn parse(name: Option<&str>, params: &KaylesParams) -> Result<Self, InputError> {
+        parse_kernel(ProblemId::Kayles, name, Self::default_for(params))
+    }
+
+    /// The series kernel this runs.
+    pub fn series(self) -> SeriesVariant {
+        match self {
+            KaylesKernel::Reference => SeriesVariant::Reference,
+        }
+    }
+
+    /// Bytes the kernel allocates for `pins`: the Dawson table, 16 sign vectors, and per
+    /// character a handful of `u64`/`u128` coefficient vectors of length `pins/2 + 1`.
+    pub fn memory_bytes(self, pins: u64) -> u64 {
+        let m = pins / 2 + 1;
+        pins + CHARACTERS * (pins + 2) + CHARACTERS * m * 8 * 8
+    }
+}
+
+/// Refuses what the kernel cannot do or what would not fit in memory, before any work.
+pub fn preflight(params: &KaylesParams, kernel: KaylesKernel) -> Result<(), InputError> {
+    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins))
+}
+
+/// Computes `f(pins) mod modulus`.
+pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
+    preflight(params, kernel)?;
+    let counts = fair_row_counts(params.pins, params.modulus, kernel, sched)?;
+    Ok(Answer {
+        problem: ProblemId::Kayles,
+        params: vec![("pins", params.pins), ("modulus", params.modulus)],
+        answer: counts[params.pins as usize],
+        extra: vec![],
+        kernel: kernel.name(),
+    })
+}
+
+/// `f(n) mod modulus` for every `n <= max_pins` (0 for odd `n`; `f(0) = 1`).
+pub fn fair_row_counts(
+    max_pins: u64,
+    modulus: u64,
+    kernel: KaylesKernel,
+    sched: &Scheduler,
+) -> Result<Vec<u64>, InputError> {
+    let m = (max_pins / 2) as usize;
+    let dawson = dawson::dawson_values(2 * m + 1);
+    debug_assert!(dawson.iter().all(|&g| (g as u64) < CHARACTERS));
+    let wide_modulus = CHARACTERS * modulus;
+    // One job per character; results come back in character order.
+    let per_character: Vec<Vec<u64>> = sched.map_collect(CHARACTERS as usize, |h| {
+        let signs: Vec<i8> =
+            dawson.iter().map(|&g| if (h as u8 & g).count_ones().is_multiple_of(2) { 1 } else { -1 }).collect();
+        kernel.series().run(&signs, m, wide_modulus)
+    });
+    let mut counts = vec![0u64; max_pins as usize + 1];
+    for k in 0..=m {
+        // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
+        let total = per_character.iter().fold(0u128, |acc, c| (acc + c[k] as u128) % wide_modulus as u128);
+        if total % CHARACTERS as u128 != 0 {
+            return Err(InputError::new(
+                ProblemId::Kayles,
+                format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
+            ));
+        }
+        counts[2 * k] = (total / CHARACTERS as u128) as u64;
+    }
+    Ok(counts)
+}
+
+/// The checks `gamecount verify` runs for this problem.
+pub fn checks(deep: bool) -> Vec<Check> {
+    let places = if deep { 16 } else { 12 };
+    vec![
+        Check::new(
+            format!(
+                "kayles: winner rule (lead + Dawson nim-sum) on all 3^{places} positions of {places} places, both starters"
+            ),
+            move |_| {
+                let dawson = dawson::dawson_values(places);
+                let table = brute::outcomes(places);
+                match (0..table.len())
+                    .find(|&c| brute::predicted_outcome(&brute::decode(c, places), &dawson) != table[c])
+                {
+                    Some(code) => Err(format!("position {:?} disagrees", brute::decode(code, places))),
+                    None => Ok(format!("{} positions agree", table.len())),
+                }
+            },
+        ),
+        Check::new(format!("kayles: f(n) for n <= {places} by minimax equals every kernel"), move |sched| {
+            let table = brute::outcomes(places);
+            let searched: Vec<u64> = (0..=places).map(|n| brute::fair_rows_by_search(n, &table)).collect();
+            for &kernel in KaylesKernel::ALL {
+                let counts = fair_row_counts(places as u64, 1_000_000_000, kernel, sched).map_err(|e| e.to_string())?;
+                if counts != searched {
+                    return Err(format!("{kernel}: {counts:?}, search gives {searched:?}"));
+                }
+            }
+            Ok(format!("f(0..={places}) = {searched:?}"))
+        }),
+        Check::new("kayles: checkpoints f(6) = 8, f(20) = 49844 with every kernel", |sched| {
+            for &kernel in KaylesKernel::ALL {
+                let counts = fair_row_counts(20, 1_000_000_000, kernel, sched).map_err(|e| e.to_string())?;
+                if counts[6] != 8 || counts[20] != 49844 {
+                    return Err(format!("{kernel}: f(6) = {}, f(20) = {}", counts[6], counts[20]));
+                }
+            }
+            Ok("both hold".into())
+        }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_parameters() {
+        assert!(KaylesParams::new(0, 10).is_err());
+        assert!(KaylesParams::new(10, 1).is_err());
+        assert!(KaylesParams::new(10, MAX_MODULUS + 1).is_err());
+        assert!(KaylesParams::new(MAX_PINS + 1, 10).is_err());
+        assert!(KaylesParams::new(1, 2).is_ok());
+        assert!(KaylesKernel::parse(Some("nope"), &KaylesParams::instance()).is_err());
+    }
+
+    #[test]
+    fn search_and_series_agree_up_to_ten_pins_under_several_moduli() {
+        let table = brute::outcomes(10);
+        let searched: Vec<u64> = (0..=10).map(|n| brute::fair_rows_by_search(n, &table)).collect();
+        for modulus in [2u64, 3, 7, 1_000_000_000, 1 << 32, MAX_MODULUS] {
+            for &kernel in KaylesKernel::ALL {
+                let counts = fair_row_counts(10, modulus, kernel, &Scheduler::sequential()).unwrap();
+                let expected: Vec<u64> = searched.iter().map(|c| c % modulus).collect();
+                assert_eq!(counts, expected, "{kernel} mod {modulus}");
+            }
+        }
+    }
+
+    #[test]
+    fn answers_do_not_depend_on_the_thread_count() {
+        let params = KaylesParams::new(300, 1_000_000_007).unwrap();
+        let answers: Vec<u64> = [1, 2, 3, 8]
+            .iter()
+            .map(|&t| {
+                solve(&params, KaylesKernel::default_for(&params), &Scheduler::new(Some(t)).unwrap()).unwrap().answer
+            })
+            .collect();
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    }
+}

@@ -1,0 +1,198 @@
+//! The three-pile stone game (Project Euler 260): sum `x + y + z` over the losing
+//! sorted triples `x <= y <= z <= L`.
+//!
+//! Theory (seed `pe260-stone-game`): each kind of move keeps a pair of numbers fixed (a
+//! key); two losing positions never share a key, and a triple is losing exactly when none
+//! of its seven keys belongs to an earlier losing triple in lexicographic order
+//! (sections 3–5). The scan is the [`crate::kernels::keyscan`] family. Every pair of pile
+//! sizes has exactly one losing partner (section 8), so about `0.12·L^2` triples are losing.
+
+pub mod brute;
+
+use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
+use crate::kernels::keyscan::{KeyscanVariant, StoneScan};
+use crate::kernels::variant_enum;
+use crate::memory;
+use crate::sched::Scheduler;
+
+/// The largest limit accepted: the sum must fit `u64` (true below 2^20) and the
+/// coordinates `u32`; memory is checked separately.
+pub const MAX_LIMIT: u64 = 1_000_000;
+
+/// Validated parameters: losing triples with `z <= limit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StonesParams {
+    /// The largest pile size `L`.
+    pub limit: u32,
+}
+
+impl StonesParams {
+    /// The Project Euler instance, `L = 1000`.
+    pub fn instance() -> Self {
+        Self { limit: 1000 }
+    }
+
+    /// Validates `limit`.
+    pub fn new(limit: u64) -> Result<Self, InputError> {
+        match limit {
+            0 => Err(InputError::new(ProblemId::Stones, "--limit must be at least 1")),
+            l if l > MAX_LIMIT => Err(InputError::new(
+                ProblemId::Stones,
+                format!("--limit {l} is above the supported maximum of {MAX_LIMIT}"),
+            )),
+            l => Ok(Self { limit: l as u32 }),
+        }
+    }
+}
+
+variant_enum! {
+    /// How the losing triples are scanned.
+    pub enum StonesKernel {
+        /// Seven byte-table look-ups per triple, O(L^3): the seed's scan.
+        Naive => "naive",
+    }
+}
+
+impl StonesKernel {
+    /// The fastest kernel that applies to `params`.
+    pub fn default_for(_params: &StonesParams) -> Self {
+        StonesKernel::Naive
+    }
+
+    /// Parses `--kernel` (default: [`Self::default_for`]).
+    pub fn parse(name: Option<&str>, params: &StonesParams) -> Result<Self, InputError> {
+        parse_kernel(ProblemId::Stones, name, Self::default_for(params))
+    }
+
+    /// The scan kernel this runs.
+    pub fn keyscan(self) -> KeyscanVariant {
+        match self {
+            StonesKernel::Naive => KeyscanVariant::Naive,
+        }
+    }
+}
+
+/// Refuses what would not fit in memory, before any work.
+pub fn preflight(params: &StonesParams, kernel: StonesKernel) -> Result<(), InputError> {
+    memory::ensure_fits(ProblemId::Stones, "the key tables", kernel.keyscan().memory_bytes(params.limit))
+}
+
+/// Scans for `params`, handing each losing triple to `sink` in lexicographic order.
+pub fn scan(
+    params: &StonesParams,
+    kernel: StonesKernel,
+    sched: &Scheduler,
+    sink: &mut dyn FnMut(u32, u32, u32),
+) -> Result<StoneScan, InputError> {
+    preflight(params, kernel)?;
+    Ok(kernel.keyscan().run(params.limit, sched, sink))
+}
+
+/// The sum over the losing triples, with their number as `losing`.
+pub fn solve(params: &StonesParams, kernel: StonesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
+    let result = scan(params, kernel, sched, &mut |_, _, _| {})?;
+    Ok(Answer {
+        problem: ProblemId::Stones,
+        params: vec![("limit", params.limit as u64)],
+        answer: result.sum,
+        extra: vec![("losing", result.losing)],
+        kernel: kernel.name(),
+    })
+}
+
+/// The checks `gamecount verify` runs for this problem.
+pub fn checks(deep: bool) -> Vec<Check> {
+    let brute_limit = if deep { 80 } else { 40 };
+    vec![
+        Check::new(
+            format!("stones: real-move search for every L <= {brute_limit} equals every kernel (losing set and sum)"),
+            move |sched| {
+                let table = brute::StoneTable::solve(brute_limit);
+                for limit in 0..=brute_limit {
+                    let expected = table.losing_triples(limit);
+                    let sum: u64 = expected.iter().map(|t| t.iter().map(|&v| v as u64).sum::<u64>()).sum();
+                    for &kernel in StonesKernel::ALL {
+                        let mut got = Vec::new();
+                        let scan = kernel.keyscan().run(limit, sched, &mut |x, y, z| got.push([x, y, z]));
+                        if got != expected || scan.sum != sum || scan.losing != expected.len() as u64 {
+                            return Err(format!("{kernel} at L={limit}: {scan:?}, search finds sum {sum}"));
+                        }
+                    }
+                }
+                let examples_hold = [[0, 1, 2], [1, 3, 3]].iter().all(|&t| table.is_losing(t))
+                    && [[0, 0, 13], [0, 11, 11], [5, 5, 5]].iter().all(|&t| !table.is_losing(t));
+                if !examples_hold {
+                    return Err("the statement's example positions are classified wrongly".into());
+                }
+                Ok(format!(
+                    "{} losing triples up to L={brute_limit}; statement examples hold",
+                    table.losing_triples(brute_limit).len()
+                ))
+            },
+        ),
+        Check::new("stones: checkpoint L = 100 gives 173895 with every kernel", |sched| {
+            for &kernel in StonesKernel::ALL {
+                let scan = kernel.keyscan().run(100, sched, &mut |_, _, _| {});
+                if scan.sum != 173_895 || scan.losing != 1264 {
+                    return Err(format!("{kernel}: {scan:?}"));
+                }
+            }
+            Ok("sum 173895 over 1264 losing triples".into())
+        }),
+        Check::new("stones: with one empty pile the losing pairs are Wythoff's (floor(kφ), floor(kφ²))", |sched| {
+            let limit = 1000;
+            let mut zero_slice = Vec::new();
+            let params = StonesParams { limit };
+            scan(&params, StonesKernel::default_for(&params), sched, &mut |x, y, z| {
+                if x == 0 {
+                    zero_slice.push((y, z));
+                }
+            })
+            .map_err(|e| e.to_string())?;
+            let phi = (1.0 + 5f64.sqrt()) / 2.0;
+            let wythoff: Vec<(u32, u32)> = (0..)
+                .map(|k: u32| ((k as f64 * phi).floor() as u32, (k as f64 * phi * phi).floor() as u32))
+                .take_while(|&(_, b)| b <= limit)
+                .collect();
+            if zero_slice != wythoff {
+                return Err(format!("{} pairs found, Wythoff gives {}", zero_slice.len(), wythoff.len()));
+            }
+            Ok(format!("{} pairs up to L = {limit}", wythoff.len()))
+        }),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_parameters() {
+        assert!(StonesParams::new(0).is_err());
+        assert!(StonesParams::new(MAX_LIMIT + 1).is_err());
+        assert!(StonesParams::new(1).is_ok());
+    }
+
+    #[test]
+    fn brute_force_worked_example_and_kernels_agree_to_twenty() {
+        let table = brute::StoneTable::solve(20);
+        assert_eq!(table.losing_triples(4), vec![[0, 0, 0], [0, 1, 2], [1, 1, 4], [1, 3, 3], [3, 4, 4]]);
+        for &kernel in StonesKernel::ALL {
+            let mut got = Vec::new();
+            kernel.keyscan().run(20, &Scheduler::sequential(), &mut |x, y, z| got.push([x, y, z]));
+            assert_eq!(got, table.losing_triples(20), "{kernel}");
+        }
+    }
+
+    #[test]
+    fn answers_do_not_depend_on_the_thread_count() {
+        let params = StonesParams::new(150).unwrap();
+        for &kernel in StonesKernel::ALL {
+            let answers: Vec<Answer> = [1, 2, 3, 8]
+                .iter()
+                .map(|&t| solve(&params, kernel, &Scheduler::new(Some(t)).unwrap()).unwrap())
+                .collect();
+            assert!(answers.windows(2).all(|w| w[0] == w[1]), "{kernel}");
+        }
+    }
+}

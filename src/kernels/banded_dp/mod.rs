@@ -1,0 +1,78 @@
+//! Banded dynamic programme for the constant term of a symmetric Laurent polynomial's
+//! power (PE 860, seed step 4).
+//!
+//! With `P(x) = Σ_o c_o·(x^o + x^-o)` over positive offsets `o`, `D_k(s)` is the
+//! coefficient of `x^s` in `P^k`:
+//!
+//! ```text
+//! D_0(s) = [s = 0],   D_{k+1}(s) = Σ_o c_o·(D_k(s - o) + D_k(s + o)),   answer D_n(0)
+//! ```
+//!
+//! After `k` steps only `|s| <= k·max_o` can be non-zero: that is the band.
+
+pub mod check;
+pub mod scalar;
+
+pub use scalar::banded_dp_scalar;
+
+use crate::kernels::variant_enum;
+use crate::sched::Scheduler;
+
+/// A symmetric step set: each entry `(o, c)` stands for `c` ways to step `+o` and `c`
+/// ways to step `-o` (`o >= 1`, distinct).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepSet {
+    steps: Vec<(u32, u64)>,
+}
+
+impl StepSet {
+    /// The step set from `(offset, multiplicity)` pairs; offsets positive and distinct.
+    ///
+    /// # Panics
+    /// If an offset is zero or repeated.
+    pub fn new(mut steps: Vec<(u32, u64)>) -> Self {
+        steps.sort_unstable();
+        assert!(steps.iter().all(|&(o, _)| o >= 1), "step offsets must be positive");
+        assert!(steps.windows(2).all(|w| w[0].0 != w[1].0), "step offsets must be distinct");
+        Self { steps }
+    }
+
+    /// The two-coin stacks: `GG, GS, SG, SS` have values `2, 1/2, -1/2, -2`, doubled to
+    /// the steps `±4, ±1`.
+    pub fn two_coin_stacks() -> Self {
+        Self::new(vec![(1, 1), (4, 1)])
+    }
+
+    /// The `(offset, multiplicity)` pairs, by increasing offset.
+    pub fn steps(&self) -> &[(u32, u64)] {
+        &self.steps
+    }
+
+    /// The largest offset (0 for an empty set).
+    pub fn max_offset(&self) -> u32 {
+        self.steps.last().map_or(0, |&(o, _)| o)
+    }
+}
+
+variant_enum! {
+    /// The banded DP implementations.
+    pub enum BandedDpVariant {
+        /// Two rolling layers over the whole band, one step at a time: the reference.
+        Scalar => "dp-scalar",
+    }
+}
+
+impl BandedDpVariant {
+    /// `D_n(0) mod modulus` for the step set (`2 <= modulus < 2^32`).
+    pub fn run(self, n: usize, steps: &StepSet, modulus: u32, _sched: &Scheduler) -> u32 {
+        assert!(modulus >= 2, "modulus must be at least 2");
+        match self {
+            BandedDpVariant::Scalar => banded_dp_scalar(n, steps, modulus),
+        }
+    }
+
+    /// Bytes the variant allocates: two layers of `u32` over the band `|s| <= n·max_o`.
+    pub fn memory_bytes(self, n: u64, steps: &StepSet) -> u64 {
+        2 * 4 * (2 * n * steps.max_offset() as u64 + 1)
+    }
+}

@@ -1,0 +1,34 @@
+//! The reference DP: two full layers, every step reduced modulo `m`.
+
+use super::StepSet;
+
+/// `D_n(0) mod modulus` by the rolling two-layer recurrence over the reachable band.
+pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
+    let m = modulus as u64;
+    let reach = steps.max_offset() as usize;
+    let half_width = n * reach; // |s| <= n·max_o after n steps
+    let center = half_width;
+    let mut current = vec![0u32; 2 * half_width + 1];
+    let mut next = current.clone();
+    current[center] = (1 % m) as u32;
+    let counts: Vec<(usize, u64)> = steps.steps().iter().map(|&(o, c)| (o as usize, c % m)).collect();
+    for k in 0..n {
+        // After k steps the non-zero band is |s| <= k·reach; the next one is one reach wider.
+        let new_reach = (k + 1) * reach;
+        let (lo, hi) = (center - new_reach, center + new_reach);
+        for s in lo..=hi {
+            let mut acc = 0u64;
+            for &(o, c) in &counts {
+                // Indices outside the old band hold zeros; outside the array, skip.
+                let below = if s >= o { current[s - o] as u64 } else { 0 };
+                let above = current.get(s + o).map_or(0, |&v| v as u64);
+                // below + above < 2^33 and c < 2^32: each product is reduced before the sum,
+                // so acc stays below (#offsets)·2^32.
+                acc += (below + above) % m * c % m;
+            }
+            next[s] = (acc % m) as u32;
+        }
+        std::mem::swap(&mut current, &mut next);
+    }
+    current[center]
+}

@@ -1,0 +1,44 @@
+//! Nimber frequencies of one card suit (PE 798, seed sections 5–9).
+//!
+//! `F_N(v)` is the number of the `2^N` initial face-up sets of one suit of `N` cards
+//! whose Sprague–Grundy value is `v`. With `k = ceil(v/2)` and `R_v = N - k - 1 - [v even]`:
+//!
+//! ```text
+//! F_N(0) = 2^(N-2) + 2            (N >= 2; F_1(0) = 2)
+//! F_N(v) = 2^R_v + C(R_v, k) - Σ_{i=0}^{k-2} C(R_v, i)      (0 < v < N)
+//! ```
+//!
+//! The binomial tails are what make this quadratic if summed for each `v`; the linear
+//! variant carries them from one `k` to the next (seed section 9).
+
+pub mod check;
+pub mod direct;
+pub mod linear;
+
+pub use direct::nimber_freq_direct;
+pub use linear::nimber_freq_linear;
+
+use crate::kernels::variant_enum;
+
+variant_enum! {
+    /// The frequency implementations.
+    pub enum NimberFreqVariant {
+        /// The tail recurrence over factorial tables, O(N): the reference.
+        Linear => "linear",
+    }
+}
+
+impl NimberFreqVariant {
+    /// Writes `F_n(v) mod p` to `out[v]` for `v < n` and zeroes the rest of `out`.
+    ///
+    /// # Panics
+    /// If `n == 0`, `out.len() < n`, or not `n < p < 2^31` (the factorial tables need
+    /// `n < p`; `p` must be prime, which the caller validated).
+    pub fn run(self, n: usize, p: u32, out: &mut [u32]) {
+        assert!(n >= 1 && out.len() >= n, "need 1 <= n <= out.len(), got n={n}, len={}", out.len());
+        assert!((n as u64) < p as u64 && p < 1 << 31, "need n < p < 2^31, got n={n}, p={p}");
+        match self {
+            NimberFreqVariant::Linear => nimber_freq_linear(n, p, out),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! gamecount: exact, fast counts of combinatorial-game positions.
+//!
+//! Four Project Euler problems, each reduced by its theory to a hot kernel:
+//!
+//! | problem | game | kernel families |
+//! |---|---|---|
+//! | [`games::kayles`] (PE 1015) | partisan Kayles | [`kernels::series`] |
+//! | [`games::stones`] (PE 260) | three-pile stone game | [`kernels::keyscan`] |
+//! | [`games::cards`] (PE 798) | card stacks | [`kernels::nimber_freq`], [`kernels::wht`], [`kernels::powsum`] |
+//! | [`games::coins`] (PE 860) | coin stacks | [`kernels::banded_dp`] |
+//!
+//! Layout: [`arith`] modular arithmetic; [`kernels`] one folder per kernel family (a
+//! scalar reference and faster variants, a variant enum, a cross-check helper);
+//! [`games`] the theory, parameter validation and brute-force solver of each game;
+//! [`sched`] the only place that spawns parallel work; [`cli`] the command line.
+
+pub mod arith;
+pub mod cli;
+pub mod games;
+pub mod kernels;
+pub mod memory;
+pub mod platform;
+pub mod sched;
