@@ -13,6 +13,7 @@ use crate::sched::Scheduler;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -194,10 +195,14 @@ fn dispatch(command: Command) -> Result<(), Failure> {
     }
 }
 
-fn scheduler(problem: Option<ProblemId>, threads: Option<u64>) -> Result<Scheduler, Failure> {
+/// The run's scheduler; progress bars only for humans (stderr a terminal, no `--json`).
+fn scheduler(problem: Option<ProblemId>, threads: Option<u64>, json: bool) -> Result<Scheduler, Failure> {
     let threads = threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
-    Scheduler::new(threads)
-        .map_err(|e| Failure { message: problem.map_or(String::new(), |p| format!("{p}: ")) + &e.to_string(), code: 2 })
+    let sched = Scheduler::new(threads).map_err(|e| Failure {
+        message: problem.map_or(String::new(), |p| format!("{p}: ")) + &e.to_string(),
+        code: 2,
+    })?;
+    Ok(sched.with_progress(!json && std::io::stderr().is_terminal()))
 }
 
 fn solve(command: SolveCommand) -> Result<(), Failure> {
@@ -221,7 +226,7 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
         }
     };
     request.preflight()?;
-    let sched = scheduler(Some(request.problem()), run.threads)?;
+    let sched = scheduler(Some(request.problem()), run.threads, run.json)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let (answer, seconds) = timed(&request, &sched)?;
     if run.json {
@@ -234,7 +239,7 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
 }
 
 fn solve_all(threads: Option<u64>, json: bool) -> Result<(), Failure> {
-    let sched = scheduler(None, threads)?;
+    let sched = scheduler(None, threads, json)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let mut rows = Vec::new();
     for problem in ProblemId::ALL {
@@ -297,7 +302,7 @@ fn summary_line(answer: &Answer, seconds: f64, threads: usize) -> String {
 }
 
 fn verify(deep: bool, threads: Option<u64>) -> Result<(), Failure> {
-    let sched = scheduler(None, threads)?;
+    let sched = scheduler(None, threads, true)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let (mut passed, mut failed) = (0, 0);
     let start = Instant::now();

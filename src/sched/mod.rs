@@ -9,6 +9,9 @@
 //! combine them with exact (integer or modular) operations, so an answer never depends
 //! on the number of threads.
 
+mod progress;
+pub use progress::Progress;
+
 use rayon::prelude::*;
 use std::num::NonZeroUsize;
 
@@ -31,6 +34,8 @@ pub struct Scheduler {
     /// `None` for a single thread: work runs inline on the caller, with no pool at all.
     pool: Option<rayon::ThreadPool>,
     threads: usize,
+    /// Whether [`Scheduler::progress`] draws bars (off unless the CLI turns it on).
+    show_progress: bool,
 }
 
 impl std::fmt::Debug for Scheduler {
@@ -58,12 +63,24 @@ impl Scheduler {
             .thread_name(|i| format!("gamecount-{i}"))
             .build()
             .map_err(|e| SchedError(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Self { pool: Some(pool), threads })
+        Ok(Self { pool: Some(pool), threads, show_progress: false })
     }
 
     /// A scheduler that runs everything on the calling thread.
     pub fn sequential() -> Self {
-        Self { pool: None, threads: 1 }
+        Self { pool: None, threads: 1, show_progress: false }
+    }
+
+    /// Turns progress bars on or off (off by default).
+    pub fn with_progress(mut self, show: bool) -> Self {
+        self.show_progress = show;
+        self
+    }
+
+    /// A progress bar over `total` units of work labelled `label`; it draws on stderr only
+    /// if progress is on and the run lasts longer than about a second.
+    pub fn progress(&self, total: u64, label: &str) -> Progress {
+        Progress::new(self.show_progress, total, label)
     }
 
     /// The number of cores the operating system lets this process use.
