@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates results/ from scratch on this machine:
+#   1. builds the release binaries;
+#   2. times the release binary over the size ladders of scripts/ladder.csv (repeated
+#      runs, medians) into results/timings.csv;
+#   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh);
+#   4. writes results/README.md and the SVG plots in results/plots/.
+#
+#   scripts/bench.sh                 # everything (about 15-30 minutes on 2 cores)
+#   scripts/bench.sh --problem cards # one problem's ladders (keeps the other results)
+#   REPEATS=3 scripts/bench.sh       # fewer runs per point
+#
+# The machine is shared and noisy: run it when nothing else is running.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+problem_args=()
+if [[ "${1:-}" == "--problem" ]]; then
+    problem_args=(--problem "${2:?--problem needs a name}")
+fi
+
+cargo build --release --quiet --bins
+lab=target/release/gamecount-lab
+mkdir -p results
+
+# With --problem, the other problems' rows of timings.csv are kept.
+"$lab" ladder --repeats "${REPEATS:-5}" --out results/timings.csv "${problem_args[@]}"
+
+if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
+    scripts/roofline.sh
+fi
+"$lab" report --dir results
