@@ -24,7 +24,7 @@ fn prime_at_or_above(start: u64) -> u64 {
 
 /// A prime for the 32-bit lane kernels: at least `floor`, below 2^31.
 fn lane_prime(floor: u64) -> impl Strategy<Value = u64> {
-    (floor.max(3)..(1u64 << 31) - 100).prop_map(|s| prime_at_or_above(s)).prop_filter("below 2^31", |&p| p < 1 << 31)
+    (floor.max(3)..(1u64 << 31) - 100).prop_map(prime_at_or_above).prop_filter("below 2^31", |&p| p < 1 << 31)
 }
 
 fn scheduler(threads: usize) -> Scheduler {
