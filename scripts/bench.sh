@@ -3,7 +3,8 @@
 #   1. builds the release binaries;
 #   2. times the release binary over the size ladders of scripts/ladder.csv (repeated
 #      runs, medians) into results/timings.csv;
-#   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh);
+#   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh)
+#      and runs `gamecount verify --deep` into results/verify-deep.txt;
 #   4. writes results/README.md and the SVG plots in results/plots/.
 #
 #   scripts/bench.sh                 # everything (about 15-30 minutes on 2 cores)
@@ -28,5 +29,7 @@ mkdir -p results
 
 if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
     scripts/roofline.sh
+    # The pre-release verification, with its duration, for the report.
+    target/release/gamecount verify --deep > results/verify-deep.txt 2>&1
 fi
 "$lab" report --dir results

@@ -237,6 +237,19 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
+    // 5. The pre-release verification.
+    if let Ok(text) = std::fs::read_to_string(dir.join("verify-deep.txt")) {
+        let summary = text.lines().find(|l| l.contains("passed,")).unwrap_or("no summary line");
+        let took = text.lines().find(|l| l.starts_with("verify took")).unwrap_or("");
+        let _ = writeln!(md, "## Verification
+");
+        let _ = writeln!(
+            md,
+            "`gamecount verify --deep` (brute force of the real games at the larger sizes): **{summary}**; {took}. \
+             Full output: [verify-deep.txt](verify-deep.txt).\n"
+        );
+    }
+
     // Extra hand-maintained notes (benchmark tables from criterion, bounds) are appended.
     if let Ok(extra) = std::fs::read_to_string(dir.join("notes.md")) {
         md.push_str(&extra);
