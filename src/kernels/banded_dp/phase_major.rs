@@ -94,8 +94,19 @@ impl PhaseMajor {
         // Rows [fast_start, fast_end) find every neighbour inside the window.
         let fast_start = reach;
         let fast_end = rows.saturating_sub(reach).max(fast_start);
-        for (j, out) in next.iter_mut().enumerate().take(fast_end).skip(fast_start) {
-            *out = combine(r, steps, |o| (current[j - o], current[j + o]));
+        let fast = &mut next[fast_start..fast_end];
+        let units = steps.iter().all(|&(_, c)| c == 1);
+        match steps.len() {
+            1 if units => fast_rows::<R, 1>(r, steps, current, fast, fast_start),
+            2 if units => fast_rows::<R, 2>(r, steps, current, fast, fast_start),
+            4 if units => fast_rows::<R, 4>(r, steps, current, fast, fast_start),
+            8 if units => fast_rows::<R, 8>(r, steps, current, fast, fast_start),
+            _ => {
+                for (i, out) in fast.iter_mut().enumerate() {
+                    let j = fast_start + i;
+                    *out = combine(r, steps, |o| (current[j - o], current[j + o]));
+                }
+            }
         }
         let mirror = self.mirror;
         for j in (0..fast_start).chain(fast_end..rows) {
@@ -104,6 +115,33 @@ impl PhaseMajor {
             });
         }
         std::mem::swap(&mut self.current, &mut self.next);
+    }
+}
+
+/// The rows whose neighbours all lie inside the window, for `S` offsets of multiplicity 1
+/// (every coin step set of height 1 to 4): the offsets are unrolled, and each neighbour
+/// stream is a slice of exactly `out.len()` rows, so the loop has no bounds checks.
+/// Row `out[i]` is row `start + i` of the window.
+#[inline(always)]
+fn fast_rows<R: Reduction, const S: usize>(
+    r: R,
+    steps: &[(usize, u32)],
+    current: &[Lanes],
+    out: &mut [Lanes],
+    start: usize,
+) {
+    let len = out.len();
+    if len == 0 {
+        return; // a window of at most 2·reach rows has no fast row
+    }
+    let below: [&[Lanes]; S] = std::array::from_fn(|k| &current[start - steps[k].0..][..len]);
+    let above: [&[Lanes]; S] = std::array::from_fn(|k| &current[start + steps[k].0..][..len]);
+    for (i, slot) in out.iter_mut().enumerate() {
+        let mut acc = r.sum(below[0][i], above[0][i]);
+        for k in 1..S {
+            acc = r.sum(acc, r.sum(below[k][i], above[k][i]));
+        }
+        *slot = r.finish(acc);
     }
 }
 
