@@ -12,6 +12,7 @@
 //! `p > nR` and `q_0 ≢ 0`. The inverses come in blocks: one extended-Euclid inversion of
 //! the block's product, then two products per element walking back (Montgomery's trick).
 
+use super::ModP;
 use crate::arith::{inv_mod, pow_mod};
 use crate::kernels::banded_dp::StepSet;
 
@@ -22,6 +23,7 @@ pub const INVERSE_BLOCK: usize = 1024;
 /// precondition, see `CoinFormulaVariant::applicability`).
 pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
     let (p, reach) = (p as u64, steps.max_offset() as usize);
+    let mp = ModP::new(p);
     let target = n * reach;
     // q_e, e in [0, 2R]: Q = x^R·Σ_o c_o (x^o + x^-o).
     let mut q = vec![0u64; 2 * reach + 1];
@@ -46,14 +48,15 @@ pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
         // prefix[i] = Π_{j <= i} q0·(block_start + j); every factor is non-zero mod p.
         let mut running = 1;
         for (i, slot) in prefix[..len].iter_mut().enumerate() {
-            running = running * (q0 * ((block_start + i) as u64 % p) % p) % p;
+            // k = block_start + i <= nR < p < 2^32: a valid factor for ModP::mul.
+            running = mp.mul(running, mp.mul(q0, (block_start + i) as u64));
             *slot = running;
         }
         let mut inverse = inv_mod(running, p).expect("p is a prime above nR and q0 is not 0 mod p");
         for i in (0..len).rev() {
-            let factor = q0 * ((block_start + i) as u64 % p) % p;
-            inverses[i] = if i > 0 { inverse * prefix[i - 1] % p } else { inverse };
-            inverse = inverse * factor % p;
+            let factor = mp.mul(q0, (block_start + i) as u64);
+            inverses[i] = if i > 0 { mp.mul(inverse, prefix[i - 1]) } else { inverse };
+            inverse = mp.mul(inverse, factor);
         }
         for (i, &inv) in inverses[..len].iter().enumerate() {
             let k = block_start + i;
@@ -61,12 +64,12 @@ pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
             let mut sum = 0u64;
             for (e, q_e, coefficient) in terms.iter_mut() {
                 if *e <= k {
-                    let product = *coefficient * a[(k - *e) & (window - 1)] % p;
-                    sum += if *q_e == 1 { product } else { product * *q_e % p };
+                    let product = mp.mul(*coefficient, a[(k - *e) & (window - 1)]);
+                    sum += if *q_e == 1 { product } else { mp.mul(product, *q_e) };
                 }
                 *coefficient = if *coefficient == 0 { p - 1 } else { *coefficient - 1 };
             }
-            a[k & (window - 1)] = sum % p * inv % p;
+            a[k & (window - 1)] = mp.mul(mp.reduce(sum), inv);
         }
     }
     a[target & (window - 1)] as u32
