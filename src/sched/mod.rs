@@ -182,8 +182,10 @@ struct SpinBarrier {
 }
 
 impl SpinBarrier {
-    /// Spins before each yield: about a microsecond of `pause` instructions.
-    const SPINS_BEFORE_YIELD: u32 = 1 << 8;
+    /// Spins before each yield: about 100 µs of `pause` instructions (~140 cycles each
+    /// on Ice Lake), longer than the usual imbalance between the workers of a round,
+    /// short enough not to starve a descheduled partner when threads outnumber cores.
+    const SPINS_BEFORE_YIELD: u32 = 1 << 11;
 
     fn new(parties: usize) -> Self {
         Self {

@@ -99,8 +99,28 @@ mod tests {
                 check_variant(v, 300, &sched).unwrap();
             }
         }
-        for threads in [3, 8] {
-            check_variant(BandedDpVariant::Parallel, 64, &Scheduler::new(Some(threads)).unwrap()).unwrap();
+    }
+
+    /// The tiles of `dp-parallel` at small sizes, below the width at which the variant
+    /// itself hands the work to `dp-simd`: every size to 100 on two threads, and the
+    /// edges (empty, a single row, tile lengths ±1) on 3 and 8. Two moduli: the lazy and
+    /// the full-range reduction (the strategies themselves are checked lane by lane).
+    #[test]
+    fn parallel_tiles_match_the_reference_at_small_sizes() {
+        use crate::kernels::banded_dp::parallel::banded_dp_parallel_tiles;
+        let every: Vec<usize> = (0..=100).collect();
+        let edges = [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 64];
+        for (threads, sizes) in [(2, &every[..]), (3, &edges[..]), (8, &edges[..])] {
+            let sched = Scheduler::new(Some(threads)).unwrap();
+            for steps in check_step_sets() {
+                for modulus in [989_898_989, u32::MAX] {
+                    let reference = banded_dp_scalar_each(100, &steps, modulus);
+                    for &n in sizes {
+                        let got = banded_dp_parallel_tiles(n, &steps, modulus, &sched);
+                        assert_eq!(got, reference[n], "{threads} threads, n={n} m={modulus} steps={:?}", steps.steps());
+                    }
+                }
+            }
         }
     }
 

@@ -42,8 +42,24 @@ pub const MAX_TILE_LAYERS: usize = 1024;
 /// widest layer: `2·reach·tile = share/GHOST_SHARE`.
 pub const GHOST_SHARE: usize = 16;
 
-/// `D_n(0) mod modulus` by the tiled parallel DP; on one thread it is [`banded_dp_simd`].
+/// Fewest cells of the widest layer per worker for the work to be split: below it a
+/// round is a few microseconds, not worth a barrier (and one stalled barrier on a busy
+/// machine costs milliseconds).
+pub const MIN_SHARE_CELLS: usize = 4096;
+
+/// `D_n(0) mod modulus` by the tiled parallel DP; on one thread, or when the band is too
+/// narrow to share (see [`MIN_SHARE_CELLS`]), it is [`banded_dp_simd`].
 pub fn banded_dp_parallel(n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
+    let widest = need(n / 2, n, steps.max_offset() as usize);
+    if widest / sched.threads() < MIN_SHARE_CELLS {
+        return banded_dp_simd(n, steps, modulus);
+    }
+    banded_dp_parallel_tiles(n, steps, modulus, sched)
+}
+
+/// [`banded_dp_parallel`] without the width threshold, so that tests reach the tiles at
+/// every size.
+pub fn banded_dp_parallel_tiles(n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
     assert!(modulus >= 2, "modulus must be at least 2");
     if sched.threads() == 1 || n == 0 || steps.steps().is_empty() {
         return banded_dp_simd(n, steps, modulus);
@@ -92,7 +108,7 @@ impl WithReduction for ParallelRun<'_> {
             let valid = need(k0);
             let mut window = windows[worker].lock().expect("a worker panicked");
             let rows = PhaseMajor::rows_for(b + ghost - lo, reach);
-            window.load(rows, lo == 0, |i| {
+            window.load(rows, reach, lo == 0, |i| {
                 src.get(lo + i).filter(|_| lo + i < valid).map_or(0, |c| c.load(Ordering::Relaxed))
             });
             for _ in k0..k1 {

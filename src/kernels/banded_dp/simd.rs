@@ -53,7 +53,7 @@ impl WithReduction for SimdRun<'_> {
         let (n, offsets) = (self.n, self.offsets);
         let reach = offsets.last().map_or(0, |&(o, _)| o);
         let mut window = PhaseMajor::default();
-        window.load(PhaseMajor::rows_for(need(1, n, reach), reach), true, |i| (i == 0) as u32);
+        window.load(PhaseMajor::rows_for(need(1, n, reach), reach), reach, true, |i| (i == 0) as u32);
         for k in 0..n {
             let required = need(k, n, reach).max(need(k + 1, n, reach));
             let cap = window.capacity();
