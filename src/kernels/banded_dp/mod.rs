@@ -9,6 +9,16 @@
 //! ```
 //!
 //! After `k` steps only `|s| <= k·max_o` can be non-zero: that is the band.
+//!
+//! | variant | file | what it does |
+//! |---|---|---|
+//! | `dp-scalar` | `scalar.rs` | the whole band, two rolling layers, `%` after every product: the reference |
+//! | `dp-simd` | `simd.rs` | half the band (`D_k(-s) = D_k(s)`), only the diamond that can still reach 0, phase-major `u32x16` rows (`phase_major.rs`), sums reduced by the cheapest exact strategy for the modulus (`lanes.rs`) |
+//! | `dp-parallel` | `parallel.rs` | `dp-simd` windows in ghost-zone tiles of many layers, one spinning barrier per tile (`Scheduler::lockstep`) |
+//!
+//! Every variant takes any modulus `2 <= m < 2^32` and any step set; the SIMD ones have
+//! unrolled loops for 1, 2, 4 or 8 offsets of multiplicity 1 (the coin stacks of height
+//! 1 to 4) and a general loop otherwise.
 
 pub mod check;
 pub mod lanes;
