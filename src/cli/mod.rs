@@ -84,13 +84,16 @@ enum SolveCommand {
         #[command(flatten)]
         run: RunOptions,
     },
-    /// PE 860 coin stacks: F(N), the fair arrangements of N two-coin stacks, mod P.
-    /// Project Euler instance: --stacks 9898 (mod 989898989).
+    /// PE 860 coin stacks: F(N), the fair arrangements of N stacks of H coins, mod P.
+    /// Project Euler instance: --stacks 9898 (mod 989898989, two coins per stack).
     Coins {
         /// Number of stacks, N.
         #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
         stacks: u64,
-        /// Report F(N) modulo P (2 <= P < 2^32; some kernels need a prime above N).
+        /// Coins per stack, H (1..=16).
+        #[arg(long, value_name = "H", default_value = "2", value_parser = parse_count, allow_hyphen_values = true)]
+        height: u64,
+        /// Report F(N) modulo P (2 <= P < 2^32; the O(n) kernels need a prime).
         #[arg(long, value_name = "P", default_value = "989898989", value_parser = parse_count, allow_hyphen_values = true)]
         modulus: u64,
         #[command(flatten)]
@@ -220,8 +223,8 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
             (Request::Cards(params, cards::CardsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
-        SolveCommand::Coins { stacks, modulus, run } => {
-            let params = coins::CoinsParams::new(stacks, modulus)?;
+        SolveCommand::Coins { stacks, height, modulus, run } => {
+            let params = coins::CoinsParams::new(stacks, height, modulus)?;
             (Request::Coins(params, coins::CoinsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
     };

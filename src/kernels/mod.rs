@@ -11,9 +11,11 @@
 //! | [`nimber_freq`] | cards | how many one-suit card sets have each nimber |
 //! | [`keyscan`] | stones | the losing-triple scan over the seven key tables |
 //! | [`banded_dp`] | coins | the constant term of `P(x)^n` by a banded DP |
+//! | [`coin_formulas`] | coins | the same constant term by O(n) formulas (prime moduli) |
 //! | [`series`] | kayles | the balanced-row power series of one Walsh character |
 
 pub mod banded_dp;
+pub mod coin_formulas;
 pub mod keyscan;
 pub mod nimber_freq;
 pub mod powsum;

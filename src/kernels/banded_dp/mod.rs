@@ -9,11 +9,27 @@
 //! ```
 //!
 //! After `k` steps only `|s| <= k·max_o` can be non-zero: that is the band.
+//!
+//! | variant | file | what it does |
+//! |---|---|---|
+//! | `dp-scalar` | `scalar.rs` | the whole band, two rolling layers, `%` after every product: the reference |
+//! | `dp-simd` | `simd.rs` | half the band (`D_k(-s) = D_k(s)`), only the diamond that can still reach 0, phase-major `u32x16` rows (`phase_major.rs`), sums reduced by the cheapest exact strategy for the modulus (`lanes.rs`) |
+//! | `dp-parallel` | `parallel.rs` | `dp-simd` windows in ghost-zone tiles of many layers, one spinning barrier per tile (`Scheduler::lockstep`) |
+//!
+//! Every variant takes any modulus `2 <= m < 2^32` and any step set; the SIMD ones have
+//! unrolled loops for 1, 2, 4 or 8 offsets of multiplicity 1 (the coin stacks of height
+//! 1 to 4) and a general loop otherwise.
 
 pub mod check;
+pub mod lanes;
+pub mod parallel;
+pub mod phase_major;
 pub mod scalar;
+pub mod simd;
 
-pub use scalar::banded_dp_scalar;
+pub use parallel::banded_dp_parallel;
+pub use scalar::{banded_dp_scalar, banded_dp_scalar_each};
+pub use simd::banded_dp_simd;
 
 use crate::kernels::variant_enum;
 use crate::sched::Scheduler;
@@ -59,20 +75,39 @@ variant_enum! {
     pub enum BandedDpVariant {
         /// Two rolling layers over the whole band, one step at a time: the reference.
         Scalar => "dp-scalar",
+        /// Half the band, phase-major `u32x16` rows, lazy reduction, one thread.
+        Simd => "dp-simd",
+        /// `dp-simd` split between threads in tiles of many layers, one barrier per tile.
+        Parallel => "dp-parallel",
     }
 }
 
 impl BandedDpVariant {
     /// `D_n(0) mod modulus` for the step set (`2 <= modulus < 2^32`).
-    pub fn run(self, n: usize, steps: &StepSet, modulus: u32, _sched: &Scheduler) -> u32 {
+    pub fn run(self, n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
         assert!(modulus >= 2, "modulus must be at least 2");
         match self {
             BandedDpVariant::Scalar => banded_dp_scalar(n, steps, modulus),
+            BandedDpVariant::Simd => banded_dp_simd(n, steps, modulus),
+            BandedDpVariant::Parallel => banded_dp_parallel(n, steps, modulus, sched),
         }
     }
 
-    /// Bytes the variant allocates: two layers of `u32` over the band `|s| <= n·max_o`.
+    /// Bytes the variant allocates, at most.
+    ///
+    /// The reference keeps two layers of the full band `|s| <= n·max_o`. The others keep
+    /// at most the diamond's widest layer, `n·max_o/2` cells, in a window with a quarter
+    /// of slack and two layers; `dp-parallel` keeps two shared copies of the widest layer
+    /// besides, and its workers' windows together hold the widest layer plus ghost zones
+    /// of at most 1/16 each (twice the single window covers them).
     pub fn memory_bytes(self, n: u64, steps: &StepSet) -> u64 {
-        2 * 4 * (2 * n * steps.max_offset() as u64 + 1)
+        let reach = steps.max_offset() as u64;
+        let widest = n / 2 * reach + reach + 1;
+        let window = 2 * 4 * (widest + widest / 4 + 16 * (reach + 1));
+        match self {
+            BandedDpVariant::Scalar => 2 * 4 * (2 * n * reach + 1),
+            BandedDpVariant::Simd => window,
+            BandedDpVariant::Parallel => 2 * 4 * widest + 2 * window,
+        }
     }
 }

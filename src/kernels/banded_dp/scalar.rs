@@ -4,6 +4,13 @@ use super::StepSet;
 
 /// `D_n(0) mod modulus` by the rolling two-layer recurrence over the reachable band.
 pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
+    banded_dp_scalar_each(n, steps, modulus)[n]
+}
+
+/// `D_k(0) mod modulus` for every `k` in `0..=n`, from one run of the reference (the
+/// centre of each layer): the cross-checks compare every `n` against it at the price of
+/// the largest.
+pub fn banded_dp_scalar_each(n: usize, steps: &StepSet, modulus: u32) -> Vec<u32> {
     let m = modulus as u64;
     let reach = steps.max_offset() as usize;
     let half_width = n * reach; // |s| <= n·max_o after n steps
@@ -11,6 +18,7 @@ pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
     let mut current = vec![0u32; 2 * half_width + 1];
     let mut next = current.clone();
     current[center] = (1 % m) as u32;
+    let mut centres = vec![current[center]];
     let counts: Vec<(usize, u64)> = steps.steps().iter().map(|&(o, c)| (o as usize, c % m)).collect();
     for k in 0..n {
         // After k steps the non-zero band is |s| <= k·reach; the next one is one reach wider.
@@ -29,6 +37,7 @@ pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
             next[s] = (acc % m) as u32;
         }
         std::mem::swap(&mut current, &mut next);
+        centres.push(current[center]);
     }
-    current[center]
+    centres
 }

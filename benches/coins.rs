@@ -1,0 +1,57 @@
+//! The coin-count kernels side by side: every banded-DP variant (throughput in the
+//! reference's cell updates per second, so the figures compare as times do), and the
+//! O(n) formulas (throughput in stacks per second). Each is verified before timing.
+
+#[path = "common.rs"]
+mod common;
+
+use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
+use gamecount::kernels::banded_dp::{BandedDpVariant, StepSet};
+use gamecount::kernels::coin_formulas::CoinFormulaVariant;
+use gamecount::sched::Scheduler;
+
+const M: u32 = 989_898_989;
+const DP_SIZES: [usize; 2] = [1000, 9898];
+const FORMULA_SIZES: [usize; 3] = [9898, 1_000_000, 10_000_000];
+
+fn banded_dp(c: &mut criterion::Criterion) {
+    let schedulers = [Scheduler::sequential(), Scheduler::new(Some(2)).expect("scheduler")];
+    let steps = StepSet::two_coin_stacks();
+    let mut group = c.benchmark_group("banded_dp");
+    for n in DP_SIZES {
+        let expected = BandedDpVariant::Scalar.run(n, &steps, M, &schedulers[0]);
+        // Σ_{k=1..n} (8k + 1) cells: the reference's updates.
+        group.throughput(Throughput::Elements(4 * n as u64 * (n as u64 + 1) + n as u64));
+        for &variant in BandedDpVariant::ALL {
+            // Only dp-parallel uses a second thread.
+            let thread_counts: &[usize] = if variant == BandedDpVariant::Parallel { &[1, 2] } else { &[1] };
+            for &threads in thread_counts {
+                let sched = &schedulers[threads - 1];
+                assert_eq!(variant.run(n, &steps, M, sched), expected, "{variant} disagrees at n = {n}");
+                let id = BenchmarkId::new(format!("{variant}/{threads}t"), n);
+                group.bench_function(id, |b| b.iter(|| variant.run(n, &steps, M, sched)));
+            }
+        }
+    }
+    group.finish();
+}
+
+fn coin_formulas(c: &mut criterion::Criterion) {
+    let steps = StepSet::two_coin_stacks();
+    let mut group = c.benchmark_group("coin_formulas");
+    for n in FORMULA_SIZES {
+        let expected = CoinFormulaVariant::ClosedForm.run(n, &steps, M);
+        if n <= 9898 {
+            assert_eq!(expected, BandedDpVariant::Simd.run(n, &steps, M, &Scheduler::sequential()));
+        }
+        group.throughput(Throughput::Elements(n as u64));
+        for &variant in CoinFormulaVariant::ALL {
+            assert_eq!(variant.run(n, &steps, M), expected, "{variant} disagrees at n = {n}");
+            group.bench_function(BenchmarkId::new(variant.name(), n), |b| b.iter(|| variant.run(n, &steps, M)));
+        }
+    }
+    group.finish();
+}
+
+criterion_group! { name = benches; config = common::quick_criterion(); targets = banded_dp, coin_formulas }
+criterion_main!(benches);

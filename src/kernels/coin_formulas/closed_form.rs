@@ -1,0 +1,90 @@
+//! `F(n) = Σ_{3a + 5b = 4n} C(n, a)·C(n, b) mod p` for the two-coin stacks.
+//!
+//! `x^4 + x + x^-1 + x^-4 = x^-4·(1 + x^3)(1 + x^5)`, so `F(n) = [x^(4n)] (1+x^3)^n (1+x^5)^n`:
+//! choose `a` factors `x^3` and `b` factors `x^5` with `3a + 5b = 4n`. Then
+//! `3a ≡ 4n (mod 5)` gives `a ≡ 3n (mod 5)`, and `a = a0 + 5t`, `b = b0 - 3t` for `t >= 0`
+//! while `a <= n` (`b` stays in `[0, n]` for every such `a`).
+//!
+//! Prime `p > n`: no table. Consecutive terms have the ratio
+//! `T_{t+1}/T_t = [(n-a)···(n-a-4)·b(b-1)(b-2)] / [(a+1)···(a+5)·(n-b+1)(n-b+2)(n-b+3)]`,
+//! whose factors all lie in `[1, n]`, so are invertible. The sum is kept as one fraction
+//! `P/V` (relative to the first term) and inverted once at the end: 17 products per
+//! term, `n/5` terms, O(1) memory.
+//!
+//! Prime `p <= n`: Lucas' theorem, `C(n, k) ≡ Π C(n_i, k_i)` over the base-`p` digits,
+//! with factorial tables of `p` entries.
+
+use super::ModP;
+use crate::arith::{FactorialTable, inv_mod};
+
+/// `F(n) mod p` for a prime `p < 2^32` (primality is the caller's precondition).
+pub fn coins_closed_form(n: usize, p: u32) -> u32 {
+    let (n, p) = (n as u64, p as u64);
+    let a0 = 3 * n % 5;
+    if a0 > n {
+        return 0; // no a <= n with 3a ≡ 4n (mod 5): only n = 1, 2 → a0 = 3, 1; n = 1 is empty
+    }
+    let b0 = (4 * n - 3 * a0) / 5;
+    if n < p { sum_by_ratios(n, p, a0, b0) } else { sum_by_lucas(n, p, a0, b0) }
+}
+
+/// `C(n, k)` as a fraction `(numerator, denominator)` of products of factors in `[1, n]`.
+fn binomial_fraction(n: u64, k: u64, mp: ModP) -> (u64, u64) {
+    let k = k.min(n - k);
+    (0..k).fold((mp.reduce(1), mp.reduce(1)), |(num, den), i| (mp.mul(num, n - i), mp.mul(den, i + 1)))
+}
+
+fn sum_by_ratios(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
+    // Factors are at most n < p < 2^32, so ModP::mul takes them unreduced.
+    let mp = ModP::new(p);
+    let mul = |a, b| mp.mul(a, b);
+    let (na, da) = binomial_fraction(n, a0, mp);
+    let (nb, db) = binomial_fraction(n, b0, mp);
+    // Invariant: Σ_{u <= t} T_u / T_0 = sum / den, and T_t / T_0 = term / den.
+    let (mut term, mut sum, mut den) = (1 % p, 1 % p, 1 % p);
+    let (mut a, mut b) = (a0, b0);
+    while a + 5 <= n {
+        // a + 5 <= n keeps n - a - 4 >= 1; b_{t+1} = b - 3 >= 0 keeps b - 2 >= 1.
+        let up = [n - a, n - a - 1, n - a - 2, n - a - 3, n - a - 4, b, b - 1, b - 2];
+        let down = [a + 1, a + 2, a + 3, a + 4, a + 5, n - b + 1, n - b + 2, n - b + 3];
+        // Pairwise products keep the chains short (the reductions are latency-bound).
+        let product = |f: [u64; 8]| {
+            let (x, y) = (mul(mul(f[0], f[1]), mul(f[2], f[3])), mul(mul(f[4], f[5]), mul(f[6], f[7])));
+            mul(x, y)
+        };
+        let (ratio_num, ratio_den) = (product(up), product(down));
+        term = mul(term, ratio_num);
+        sum = mp.reduce(mul(sum, ratio_den) + term);
+        den = mul(den, ratio_den);
+        a += 5;
+        b -= 3;
+    }
+    let numerator = mul(mul(na, nb), sum);
+    let denominator = mul(mul(da, db), den);
+    let inverse = inv_mod(denominator, p).expect("every factor lies in [1, n] and n < p");
+    mul(numerator, inverse) as u32
+}
+
+fn sum_by_lucas(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
+    let mp = ModP::new(p);
+    let table = FactorialTable::new(p as usize - 1, p).expect("p - 1 < p < 2^32");
+    let lucas = |mut top: u64, mut k: u64| {
+        let mut product = 1 % p;
+        while k > 0 && product != 0 {
+            product = mp.mul(product, table.binom((top % p) as i64, (k % p) as i64));
+            (top, k) = (top / p, k / p);
+        }
+        product
+    };
+    let (mut a, mut b) = (a0, b0);
+    let mut sum = 0;
+    loop {
+        sum = mp.reduce(sum + mp.mul(lucas(n, a), lucas(n, b)));
+        if a + 5 > n {
+            break;
+        }
+        a += 5;
+        b -= 3;
+    }
+    sum as u32
+}

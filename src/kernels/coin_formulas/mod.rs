@@ -1,0 +1,129 @@
+//! O(n) formulas for the coin count, `F(n) = [x^0] P(x)^n` (PE 860), as independent
+//! alternatives to the quadratic [`crate::kernels::banded_dp`].
+//!
+//! Multiplying by `x^(n·R)`, with `R` the largest step offset, turns the constant term
+//! into an ordinary coefficient: `F(n) = [x^(nR)] Q(x)^n` with `Q(x) = x^R·P(x)`, a
+//! polynomial of degree `2R`. For the two-coin stacks `Q = 1 + x^3 + x^5 + x^8`.
+//!
+//! | variant | identity | applies to |
+//! |---|---|---|
+//! | `closed-form` | `Q = (1 + x^3)(1 + x^5)`, so `F(n) = Σ_{3a+5b=4n} C(n,a)·C(n,b)` | two-coin stacks, any prime modulus (Lucas' theorem below `n`) |
+//! | `recurrence` | `Q·A' = n·Q'·A` for `A = Q^n` gives `a_k` from `a_{k-1..k-2R}` | any step set, a prime above `nR` |
+//!
+//! Both are exact residues; the family's check compares them with the DP reference.
+
+pub mod check;
+pub mod closed_form;
+pub mod recurrence;
+
+pub use closed_form::coins_closed_form;
+pub use recurrence::coins_recurrence;
+
+use crate::arith::is_prime;
+
+/// Products modulo a run-time `2 <= p < 2^32` without a division: Barrett reduction
+/// with `r = floor((2^64 - 1)/p)`. For `x < 2^64` the estimate `q = floor(x·r/2^64)`
+/// falls short of `floor(x/p)` by at most 2 (`x·r/2^64 >= x/p - x/2^64 - 1`), so
+/// `x - q·p < 3p < 2^34` and two conditional subtractions finish. A hardware division
+/// by a run-time value costs three times as much here (`machine-limits.md`).
+#[derive(Clone, Copy, Debug)]
+pub struct ModP {
+    p: u64,
+    r: u64,
+}
+
+impl ModP {
+    /// The reducer for `p`.
+    ///
+    /// # Panics
+    /// Unless `2 <= p < 2^32`.
+    pub fn new(p: u64) -> Self {
+        assert!((2..1 << 32).contains(&p), "modulus {p} out of range");
+        Self { p, r: u64::MAX / p }
+    }
+
+    /// `x mod p` for any `x < 2^64`.
+    #[inline]
+    pub fn reduce(self, x: u64) -> u64 {
+        let q = ((x as u128 * self.r as u128) >> 64) as u64;
+        let mut rem = x - q * self.p; // q <= x/p: no underflow; rem < 3p
+        if rem >= self.p {
+            rem -= self.p;
+        }
+        if rem >= self.p {
+            rem -= self.p;
+        }
+        rem
+    }
+
+    /// `a·b mod p` for `a, b < 2^32` (residues, or factors below `2^32`).
+    #[inline]
+    pub fn mul(self, a: u64, b: u64) -> u64 {
+        debug_assert!(a < 1 << 32 && b < 1 << 32);
+        self.reduce(a * b)
+    }
+}
+use crate::kernels::banded_dp::StepSet;
+use crate::kernels::variant_enum;
+
+variant_enum! {
+    /// The O(n) formulas.
+    pub enum CoinFormulaVariant {
+        /// `Σ_{3a+5b=4n} C(n,a)·C(n,b)` by term ratios (Lucas' theorem for a prime `<= n`).
+        ClosedForm => "closed-form",
+        /// The holonomic recurrence of `Q(x)^n`, `a_k` from the `2R` before it.
+        Recurrence => "recurrence",
+    }
+}
+
+impl CoinFormulaVariant {
+    /// `Ok` if the formula computes `D_n(0) mod modulus` for `steps`, else why not.
+    pub fn applicability(self, n: u64, steps: &StepSet, modulus: u64) -> Result<(), String> {
+        if !is_prime(modulus) {
+            return Err(format!("{self} needs a prime modulus, and {modulus} is not prime"));
+        }
+        match self {
+            CoinFormulaVariant::ClosedForm if *steps != StepSet::two_coin_stacks() => {
+                Err(format!("{self} is for stacks of two coins only (it factors 1 + x^3 + x^5 + x^8)"))
+            }
+            CoinFormulaVariant::ClosedForm => Ok(()),
+            CoinFormulaVariant::Recurrence => {
+                let top = n.saturating_mul(steps.max_offset() as u64);
+                let lowest = steps.steps().last().map_or(0, |&(_, c)| c % modulus);
+                if modulus <= top {
+                    Err(format!("{self} divides by every k <= n·R = {top}, so it needs a prime above {top}"))
+                } else if lowest == 0 {
+                    Err(format!("{self} divides by the lowest coefficient of Q, which is 0 mod {modulus}"))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// `D_n(0) mod modulus`.
+    ///
+    /// # Panics
+    /// If [`Self::applicability`] refuses the arguments.
+    pub fn run(self, n: usize, steps: &StepSet, modulus: u32) -> u32 {
+        if let Err(why) = self.applicability(n as u64, steps, modulus as u64) {
+            panic!("{why}");
+        }
+        match self {
+            CoinFormulaVariant::ClosedForm => coins_closed_form(n, modulus),
+            CoinFormulaVariant::Recurrence => coins_recurrence(n, steps, modulus),
+        }
+    }
+
+    /// Bytes the formula allocates: Lucas' factorial tables (8 bytes per residue) when
+    /// the prime is at most `n`, else a few kilobytes.
+    pub fn memory_bytes(self, n: u64, steps: &StepSet, modulus: u64) -> u64 {
+        match self {
+            CoinFormulaVariant::ClosedForm if modulus <= n => crate::arith::FactorialTable::bytes_for(modulus),
+            CoinFormulaVariant::ClosedForm => 0,
+            CoinFormulaVariant::Recurrence => {
+                8 * (2 * steps.max_offset() as u64 + 1 + recurrence::INVERSE_BLOCK as u64)
+            }
+        }
+    }
+}
