@@ -241,8 +241,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     if let Ok(text) = std::fs::read_to_string(dir.join("verify-deep.txt")) {
         let summary = text.lines().find(|l| l.contains("passed,")).unwrap_or("no summary line");
         let took = text.lines().find(|l| l.starts_with("verify took")).unwrap_or("");
-        let _ = writeln!(md, "## Verification
-");
+        let _ = writeln!(md, "## Verification\n");
         let _ = writeln!(
             md,
             "`gamecount verify --deep` (brute force of the real games at the larger sizes): **{summary}**; {took}. \
