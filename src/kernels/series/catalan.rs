@@ -1,0 +1,89 @@
+//! The Catalan form `T + T^2 = x`, eight characters at a time (one per lane), modulo
+//! each factor of `N = M'/2 = 2^k·q` ([`super::split`]).
+//!
+//! Plain algorithm (one character, modulo `N`):
+//!
+//! ```text
+//! x_k = num_k - Σ_{1<=i<=deg den} den_i·x_{k-i}
+//! T_k = x_k - 2·Σ_{0<i<k/2} T_i·T_{k-i} - [k even]·T_{k/2}^2
+//! ```
+//!
+//! Optimisations:
+//! 1. Lanes over characters: coefficient `k` of eight characters is one 64-byte row, so
+//!    both sums are lane-wise dot products of whole rows, with no horizontal sums, no
+//!    reversed copies and the same loop for every character.
+//! 2. The modulus is split (`Z/N ≅ Z/2^k × Z/q`): wrapping arithmetic modulo `2^k`,
+//!    lazily folded `u64` accumulators modulo `q` (one multiply and one add per term),
+//!    and one Chinese-remainder step per coefficient, after the lanes are summed.
+//! 3. The convolution is halved by the symmetry `i <-> k-i`.
+
+use super::rational::RationalX;
+use super::split::{LANES, LaneRing, Lanes, OddLarge, OddSmall, Pow2Narrow, Pow2Wide, SplitModulus};
+use super::{BlockSigns, c_sum_from_t_sum};
+
+/// `Σ_h c_h(0..=m) mod modulus` over `characters`.
+pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+    let n = modulus / 2;
+    let split = SplitModulus::new(n);
+    let inverse = split.inverse_of_pow2();
+    let mut t_sum = vec![0u64; m + 1];
+    for group in characters.chunks(LANES) {
+        let rationals: Vec<RationalX> = group.iter().map(RationalX::new).collect();
+        let t2 = match split.two_bits {
+            0..=32 => t_lane_sums(&Pow2Narrow::new(split.two_bits), &rationals, m),
+            bits => t_lane_sums(&Pow2Wide::new(bits), &rationals, m),
+        };
+        let tq = match split.odd {
+            1 => vec![0; m + 1],
+            q if q < OddSmall::LIMIT => t_lane_sums(&OddSmall::new(q), &rationals, m),
+            q => t_lane_sums(&OddLarge::new(q), &rationals, m),
+        };
+        for (k, sum) in t_sum.iter_mut().enumerate() {
+            let t = split.combine(t2[k], tq[k], inverse);
+            *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
+        }
+    }
+    c_sum_from_t_sum(&t_sum, characters.len(), modulus)
+}
+
+/// `Σ_lanes T(0..=m)` in the ring, for up to [`LANES`] characters given by their
+/// rational forms (unused lanes have `x = 0`, hence `T = 0`, and add nothing).
+fn t_lane_sums<R: LaneRing>(ring: &R, rationals: &[RationalX], m: usize) -> Vec<u64> {
+    assert!(rationals.len() <= LANES);
+    let lane_coefficients = |poly: fn(&RationalX) -> &[i64], len: usize| -> Vec<Lanes> {
+        (0..len)
+            .map(|i| {
+                Lanes(std::array::from_fn(|l| {
+                    rationals.get(l).and_then(|r| poly(r).get(i)).map_or(0, |&v| ring.residue_of(v))
+                }))
+            })
+            .collect()
+    };
+    let order = rationals.iter().map(RationalX::order).max().unwrap_or(0);
+    let num = lane_coefficients(|r| &r.num, (m + 1).min(rationals.iter().map(|r| r.num.len()).max().unwrap_or(0)));
+    let den = lane_coefficients(|r| &r.den, order + 1);
+
+    let mut x = vec![Lanes::ZERO; m + 1];
+    for k in 0..=m {
+        // Σ_{1<=i<=lags} den_i·x_{k-i}.
+        let lags = order.min(k);
+        let sum = ring.dot_reversed(&den[1..=lags], &x[k - lags..k]);
+        let numerator = num.get(k).unwrap_or(&Lanes::ZERO);
+        x[k] = Lanes(std::array::from_fn(|l| ring.sub(numerator.0[l], sum.0[l])));
+    }
+
+    let mut t = vec![Lanes::ZERO; m + 1];
+    let mut sums = vec![0u64; m + 1];
+    for k in 1..=m {
+        // Σ_{0<i<k/2} T_i·T_{k-i}, then the middle square.
+        let h = k.div_ceil(2) - 1;
+        let half = ring.dot_reversed(&t[1..=h], &t[k - h..k]);
+        let middle = if k % 2 == 0 { ring.dot_reversed(&t[k / 2..=k / 2], &t[k / 2..=k / 2]) } else { Lanes::ZERO };
+        t[k] = Lanes(std::array::from_fn(|l| {
+            let convolution = ring.add(ring.add(half.0[l], half.0[l]), middle.0[l]);
+            ring.sub(x[k].0[l], convolution)
+        }));
+        sums[k] = ring.lane_sum(&t[k]);
+    }
+    sums
+}
