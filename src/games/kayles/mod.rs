@@ -78,8 +78,12 @@ variant_enum! {
     }
 }
 
-/// Above this many pins `newton` beats `catalan` (measured with `benches/series.rs`).
-pub const NEWTON_FROM_PINS: u64 = 20_000;
+/// From this many pins on `newton` beats `catalan` (measured with `benches/series.rs`).
+pub const NEWTON_FROM_PINS: u64 = 8_000;
+
+/// Below this many pins the whole computation takes well under a millisecond, less than
+/// waking a parked worker can take here (about 4 ms): one job does every character.
+pub const PARALLEL_FROM_PINS: u64 = 4_000;
 
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
@@ -190,8 +194,10 @@ pub fn fair_even_row_counts(
     let wide_modulus = CHARACTERS * modulus;
     let series = kernel.series();
     // One job per batch of characters (a lane group for `catalan`, one character for
-    // the others); the batches come back in order and are summed exactly.
-    let batches: Vec<&[BlockSigns]> = characters.chunks(series.batch_width()).collect();
+    // the others); the batches come back in order and are summed exactly, so the answer
+    // does not depend on how they are cut.
+    let width = if 2 * (m as u64) < PARALLEL_FROM_PINS { characters.len() } else { series.batch_width() };
+    let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
     let progress = sched.progress(batches.len() as u64, "kayles: character series");
     let per_batch: Vec<Vec<u64>> = sched.map_collect(batches.len(), |b| {
         let sums = series.run(batches[b], m, wide_modulus);
@@ -225,10 +231,34 @@ pub fn fair_row_counts(
     Ok((0..=max_pins as usize).map(|n| if n % 2 == 0 { even[n / 2] } else { 0 }).collect())
 }
 
+/// Moduli the cross-kernel checks use: the Project Euler one, primes, composites, the
+/// smallest and the largest accepted.
+pub const AGREEMENT_MODULI: [u64; 6] = [1_000_000_000, 1_000_000_007, 2, 1 << 32, 999_999_937, MAX_MODULUS];
+
+/// Whether every kernel gives the same `f(n) mod M` for every `n <= max_pins` and every
+/// modulus of [`AGREEMENT_MODULI`].
+pub fn kernels_agree(max_pins: u64, sched: &Scheduler) -> Result<String, String> {
+    for modulus in AGREEMENT_MODULI {
+        let expected = fair_row_counts(max_pins, modulus, KaylesKernel::Reference, sched).map_err(|e| e.to_string())?;
+        for &kernel in KaylesKernel::ALL {
+            let got = fair_row_counts(max_pins, modulus, kernel, sched).map_err(|e| e.to_string())?;
+            if let Some(n) = (0..got.len()).find(|&n| got[n] != expected[n]) {
+                return Err(format!("{kernel} mod {modulus}: f({n}) = {}, reference gives {}", got[n], expected[n]));
+            }
+        }
+    }
+    Ok(format!("{} kernels, {} moduli", KaylesKernel::ALL.len(), AGREEMENT_MODULI.len()))
+}
+
 /// The checks `gamecount verify` runs for this problem.
 pub fn checks(deep: bool) -> Vec<Check> {
     let places = if deep { 16 } else { 12 };
+    let agreement_pins = if deep { 2000 } else { 600 };
     vec![
+        Check::new(
+            format!("kayles: every kernel gives the same f(n) for every n <= {agreement_pins} under 6 moduli"),
+            move |sched| kernels_agree(agreement_pins, sched),
+        ),
         Check::new(
             format!(
                 "kayles: winner rule (lead + Dawson nim-sum) on all 3^{places} positions of {places} places, both starters"
@@ -295,14 +325,58 @@ mod tests {
     }
 
     #[test]
+    fn every_kernel_agrees_for_every_even_n_up_to_600() {
+        kernels_agree(600, &Scheduler::new(Some(2)).unwrap()).unwrap();
+    }
+
+    #[test]
     fn answers_do_not_depend_on_the_thread_count() {
-        let params = KaylesParams::new(300, 1_000_000_007).unwrap();
-        let answers: Vec<u64> = [1, 2, 3, 8]
-            .iter()
-            .map(|&t| {
-                solve(&params, KaylesKernel::default_for(&params), &Scheduler::new(Some(t)).unwrap()).unwrap().answer
-            })
-            .collect();
-        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+        // 300 pins run in one job; 5000 and 20000 pins in one job per character batch.
+        for (pins, kernels) in [
+            (300, KaylesKernel::ALL),
+            (5_000, &[KaylesKernel::Catalan, KaylesKernel::Newton][..]),
+            (20_000, &[KaylesKernel::Newton][..]),
+        ] {
+            let params = KaylesParams::new(pins, 1_000_000_007).unwrap();
+            for &kernel in kernels {
+                let answers: Vec<u64> = [1, 2, 3, 8]
+                    .iter()
+                    .map(|&t| solve(&params, kernel, &Scheduler::new(Some(t)).unwrap()).unwrap().answer)
+                    .collect();
+                assert!(answers.windows(2).all(|w| w[0] == w[1]), "{kernel} at {pins} pins: {answers:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_certified_dawson_values_give_the_fair_counts_of_the_plain_mex_table() {
+        // The characters built from the certified periodic values against signs taken
+        // straight from a mex table as long as the rows.
+        let (m, modulus) = (400, 16 * 1_000_000_007u64);
+        let g = dawson::dawson_values(2 * m + 2);
+        let certified = character_signs();
+        for (h, signs) in certified.iter().enumerate() {
+            let plain: Vec<i8> =
+                g.iter().map(|&v| if (h as u8 & v).count_ones().is_multiple_of(2) { 1 } else { -1 }).collect();
+            assert_eq!(signs.materialize(plain.len()), plain, "character {h}");
+            let plain_signs = BlockSigns::from_prefix(&plain);
+            assert_eq!(
+                SeriesVariant::Catalan.run(std::slice::from_ref(signs), m, modulus),
+                SeriesVariant::Reference.run(&[plain_signs], m, modulus),
+                "character {h}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_kernels_beyond_their_sizes_before_any_work() {
+        let big = KaylesParams::new(MAX_PINS, 10).unwrap();
+        let err = preflight(&big, KaylesKernel::Reference).unwrap_err().to_string();
+        assert!(err.contains("reference") && err.contains("--kernel newton"), "{err}");
+        assert!(preflight(&big, KaylesKernel::Newton).is_err());
+        let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
+        assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), KaylesKernel::Catalan);
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }
 }

@@ -9,11 +9,13 @@
 //! each butterfly, `(u, v) -> (u + v, (u - v)·r_b^{-1})`, from the bottom level up, and
 //! divides by `n` at the end.
 //!
-//! Arithmetic: Montgomery form for the roots only, so that `mont.mul(v, root)` returns
-//! `v·r` in plain form and the data never changes representation. Inputs enter through
-//! one REDC (`a·R^{-1}`, which reduces any `a < p·2^32` without a division), and the
-//! final scaling by `n^{-1}·R^4` removes the `R^{-1}` of each input and of the pointwise
-//! product.
+//! Arithmetic: the butterflies multiply by a root that is constant over a block, so they
+//! use Shoup's method (the root with a precomputed `floor(r·2^32/p)`: two low and one
+//! high 32-bit product, no Montgomery form), and keep every value in `[0, p)` with one
+//! `min(x, x - p)` per result. Inputs enter through one Montgomery REDC (`a·R^{-1}`,
+//! which reduces any `a < p·2^32` without a division), the pointwise product is a
+//! Montgomery product (`a·b·R^{-1}`), and the final scaling by `n^{-1}·R^4` (through one
+//! more REDC) removes the three factors `R^{-1}`.
 
 use super::traversal::{dif, dit};
 use crate::arith::{Montgomery32, inv_mod, pow_mod};
@@ -24,10 +26,88 @@ pub struct NttPlan {
     mont: Montgomery32,
     p: u32,
     log_max: u32,
-    /// `r_b` in Montgomery form, `b < 2^(log_max - 1)`.
-    roots: Vec<u32>,
-    /// `r_b^{-1}` in Montgomery form.
-    inv_roots: Vec<u32>,
+    /// `(r_b, floor(r_b·2^32/p))` for `b < 2^(log_max - 1)`: each root with its Shoup
+    /// companion.
+    roots: Vec<(u32, u32)>,
+    /// The same for `r_b^{-1}`.
+    inv_roots: Vec<(u32, u32)>,
+}
+
+/// `v·r mod p` in `[0, 2p)` for any `v < 2^32`, by Shoup's method with
+/// `r_shoup = floor(r·2^32/p)`: the estimate `q = floor(v·r_shoup/2^32)` is
+/// `floor(v·r/p)` or one less, so `v·r - q·p` (computed modulo 2^32) is in `[0, 2p)`.
+#[inline(always)]
+fn mul_shoup(v: u32, r: u32, r_shoup: u32, p: u32) -> u32 {
+    let q = ((v as u64 * r_shoup as u64) >> 32) as u32;
+    v.wrapping_mul(r).wrapping_sub(q.wrapping_mul(p))
+}
+
+/// `x mod p` for `x < 2p` (`p < 2^31`): the minimum of `x` and `x - p`, where the
+/// subtraction wraps to a huge value exactly when `x < p` (one `vpminud` in lanes).
+#[inline(always)]
+fn reduce_once(x: u32, p: u32) -> u32 {
+    x.min(x.wrapping_sub(p))
+}
+
+/// One forward butterfly with root `(r, r_shoup)`: `(u + r·v, u - r·v)`, all in `[0, p)`.
+#[inline(always)]
+fn forward_butterfly(u: &mut u32, v: &mut u32, r: u32, r_shoup: u32, p: u32) {
+    let t = reduce_once(mul_shoup(*v, r, r_shoup, p), p);
+    // u, t < p < 2^31: neither the sum nor u + p - t overflows.
+    let (a, b) = (*u + t, *u + p - t);
+    *u = reduce_once(a, p);
+    *v = reduce_once(b, p);
+}
+
+/// One inverse butterfly with root `(r, r_shoup)` (an inverse root): `(u + v, (u - v)·r)`.
+#[inline(always)]
+fn inverse_butterfly(u: &mut u32, v: &mut u32, r: u32, r_shoup: u32, p: u32) {
+    let (a, b) = (*u + *v, *u + p - *v);
+    *u = reduce_once(a, p);
+    *v = reduce_once(mul_shoup(b, r, r_shoup, p), p);
+}
+
+/// Applies `butterfly` to every block of `data` with half-size `HALF` (a compile-time
+/// constant, so the short inner loop unrolls and the block loop can vectorise).
+#[inline(always)]
+fn small_level<const HALF: usize>(
+    data: &mut [u32],
+    roots: &[(u32, u32)],
+    p: u32,
+    butterfly: impl Fn(&mut u32, &mut u32, u32, u32, u32),
+) {
+    for (chunk, &(r, r_shoup)) in data.chunks_exact_mut(2 * HALF).zip(roots) {
+        let (lo, hi) = chunk.split_at_mut(HALF);
+        for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
+            butterfly(u, v, r, r_shoup, p);
+        }
+    }
+}
+
+/// One level of butterflies over `data` (blocks of `2·half`, roots `roots[0..]` for the
+/// blocks in order).
+#[inline(always)]
+fn apply_level(
+    data: &mut [u32],
+    half: usize,
+    roots: &[(u32, u32)],
+    p: u32,
+    butterfly: impl Fn(&mut u32, &mut u32, u32, u32, u32) + Copy,
+) {
+    match half {
+        1 => small_level::<1>(data, roots, p, butterfly),
+        2 => small_level::<2>(data, roots, p, butterfly),
+        4 => small_level::<4>(data, roots, p, butterfly),
+        8 => small_level::<8>(data, roots, p, butterfly),
+        _ => {
+            for (chunk, &(r, r_shoup)) in data.chunks_exact_mut(2 * half).zip(roots) {
+                let (lo, hi) = chunk.split_at_mut(half);
+                for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
+                    butterfly(u, v, r, r_shoup, p);
+                }
+            }
+        }
+    }
 }
 
 impl NttPlan {
@@ -54,8 +134,12 @@ impl NttPlan {
         };
         let (forward_powers, inverse_powers) = (powers(omega), powers(omega_inv));
         let bitrev = |b: usize| if bits == 0 { 0 } else { b.reverse_bits() >> (usize::BITS - bits) };
-        let roots: Vec<u32> = (0..half).map(|b| forward_powers[bitrev(b)]).collect();
-        let inv_roots: Vec<u32> = (0..half).map(|b| inverse_powers[bitrev(b)]).collect();
+        let with_shoup = |form: u32| {
+            let r = mont.from_form(form);
+            (r, (((r as u64) << 32) / p as u64) as u32)
+        };
+        let roots = (0..half).map(|b| with_shoup(forward_powers[bitrev(b)])).collect();
+        let inv_roots = (0..half).map(|b| with_shoup(inverse_powers[bitrev(b)])).collect();
         Self { mont, p, log_max, roots, inv_roots }
     }
 
@@ -69,29 +153,30 @@ impl NttPlan {
         self.log_max
     }
 
-    /// `a·R^{-1} mod p` for each `a < 2^62`: the residues as they enter a transform.
-    pub fn load(&self, values: &[u64], len: usize) -> Vec<u32> {
-        let mut out = vec![0u32; len];
-        for (o, &v) in out.iter_mut().zip(values) {
+    /// Fills `out` with `a·R^{-1} mod p` for each `a < 2^62` of `values`, then zeros:
+    /// the residues as they enter a transform.
+    pub fn load_into(&self, values: &[u64], out: &mut [u32]) {
+        let (head, tail) = out.split_at_mut(values.len());
+        for (o, &v) in head.iter_mut().zip(values) {
             // v < 2^62 < p·2^32 (p > 2^30), as REDC needs.
             *o = self.mont.reduce(v);
         }
+        tail.fill(0);
+    }
+
+    /// [`Self::load_into`] a new vector of length `len`.
+    pub fn load(&self, values: &[u64], len: usize) -> Vec<u32> {
+        let mut out = vec![0u32; len];
+        self.load_into(values, &mut out);
         out
     }
 
     /// Forward transform in place: natural order in, bit-reversed order out.
     pub fn forward(&self, data: &mut [u32]) {
         assert!(data.len() <= 1 << self.log_max && (data.len().is_power_of_two() || data.is_empty()));
-        let (mont, p) = (self.mont, self.p);
-        dif(data, 0, &|lo: &mut [u32], hi: &mut [u32], b: usize| {
-            let r = self.roots[b];
-            for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
-                // u, t < p < 2^31: the sum fits a u32.
-                let t = mont.mul(*v, r);
-                let sum = *u + t;
-                *v = if *u >= t { *u - t } else { *u + p - t };
-                *u = if sum >= p { sum - p } else { sum };
-            }
+        let p = self.p;
+        dif(data, 0, &|level: &mut [u32], half: usize, first: usize| {
+            apply_level(level, half, &self.roots[first..], p, forward_butterfly);
         });
     }
 
@@ -101,14 +186,8 @@ impl NttPlan {
         let n = data.len();
         assert!(n <= 1 << self.log_max && (n.is_power_of_two() || n == 0));
         let (mont, p) = (self.mont, self.p);
-        dit(data, 0, &|lo: &mut [u32], hi: &mut [u32], b: usize| {
-            let r = self.inv_roots[b];
-            for (u, v) in lo.iter_mut().zip(hi.iter_mut()) {
-                let (x, y) = (*u, *v);
-                let sum = x + y;
-                *u = if sum >= p { sum - p } else { sum };
-                *v = mont.mul(if x >= y { x - y } else { x + p - y }, r);
-            }
+        dit(data, 0, &|level: &mut [u32], half: usize, first: usize| {
+            apply_level(level, half, &self.inv_roots[first..], p, inverse_butterfly);
         });
         // Undo n, and the R^{-1} of both loads and of the pointwise product: the scaling
         // by s = n^{-1}·R^4 goes through one more REDC, so it multiplies by n^{-1}·R^3.
@@ -117,6 +196,13 @@ impl NttPlan {
         let s = n_inv * pow_mod(r_mod_p, 4, p as u64) % p as u64;
         for x in data.iter_mut() {
             *x = mont.mul(*x, s as u32);
+        }
+    }
+
+    /// `a = a·a·R^{-1}` pointwise.
+    pub fn square(&self, a: &mut [u32]) {
+        for x in a.iter_mut() {
+            *x = self.mont.mul(*x, *x);
         }
     }
 

@@ -59,15 +59,17 @@ impl ProductPlan {
         let kept = out_len.min(full);
         // residues[k·primes + i] = coefficient k modulo prime i.
         let mut residues = vec![0u32; kept * primes];
+        // Two transform buffers reused for every prime (fresh pages cost the kernel a
+        // zeroing pass each).
+        let (mut fa, mut fb) = (vec![0u32; n], vec![0u32; if squaring { 0 } else { n }]);
         for i in 0..primes {
             let plan = self.plan(i);
-            let mut fa = plan.load(a, n);
+            plan.load_into(a, &mut fa);
             plan.forward(&mut fa);
             if squaring {
-                let copy = fa.clone();
-                plan.pointwise(&mut fa, &copy);
+                plan.square(&mut fa);
             } else {
-                let mut fb = plan.load(b, n);
+                plan.load_into(b, &mut fb);
                 plan.forward(&mut fb);
                 plan.pointwise(&mut fa, &fb);
             }

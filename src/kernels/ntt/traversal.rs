@@ -1,9 +1,10 @@
 //! The butterfly traversals, independent of what a butterfly computes.
 //!
-//! A level pairs each block's lower half with its upper half; `butterfly(lo, hi, b)`
-//! transforms one block, `b` numbering the blocks of that level from the left. This is
-//! the shape of the Walsh–Hadamard transform too (a butterfly that ignores `b`), which
-//! could share this module.
+//! A level pairs each block's lower half with its upper half; the callback applies one
+//! level to a run of consecutive blocks, numbered from the left, so that it can pick a
+//! loop shape by the half-size (a vector loop per block for large halves, one loop over
+//! all the small blocks otherwise). This is the shape of the Walsh–Hadamard transform
+//! too (a butterfly that ignores the block number), which could share this module.
 //!
 //! Both traversals are depth-first above [`TILE_LEN`]: a block larger than a tile gets
 //! its own level, then each half is finished before the other is touched, so all the
@@ -14,9 +15,12 @@
 pub const TILE_LEN: usize = 1 << 12;
 
 /// Decimation in frequency: the top level first, then each half.
-pub fn dif<F>(data: &mut [u32], block: usize, butterfly: &F)
+///
+/// `level(data, half, first_block)` applies one level's butterflies to every block of
+/// `data` (blocks of `2·half` values, numbered from `first_block`).
+pub fn dif<F>(data: &mut [u32], block: usize, level: &F)
 where
-    F: Fn(&mut [u32], &mut [u32], usize),
+    F: Fn(&mut [u32], usize, usize),
 {
     let n = data.len();
     debug_assert!(n.is_power_of_two() || n == 0);
@@ -26,25 +30,22 @@ where
     if n <= TILE_LEN {
         let (mut half, mut blocks) = (n / 2, 1);
         while half >= 1 {
-            for (j, chunk) in data.chunks_exact_mut(2 * half).enumerate() {
-                let (lo, hi) = chunk.split_at_mut(half);
-                butterfly(lo, hi, block * blocks + j);
-            }
+            level(data, half, block * blocks);
             half /= 2;
             blocks *= 2;
         }
         return;
     }
+    level(data, n / 2, block);
     let (lo, hi) = data.split_at_mut(n / 2);
-    butterfly(lo, hi, block);
-    dif(lo, 2 * block, butterfly);
-    dif(hi, 2 * block + 1, butterfly);
+    dif(lo, 2 * block, level);
+    dif(hi, 2 * block + 1, level);
 }
 
 /// Decimation in time, the mirror of [`dif`]: each half first, then the top level.
-pub fn dit<F>(data: &mut [u32], block: usize, butterfly: &F)
+pub fn dit<F>(data: &mut [u32], block: usize, level: &F)
 where
-    F: Fn(&mut [u32], &mut [u32], usize),
+    F: Fn(&mut [u32], usize, usize),
 {
     let n = data.len();
     debug_assert!(n.is_power_of_two() || n == 0);
@@ -54,19 +55,16 @@ where
     if n <= TILE_LEN {
         let (mut half, mut blocks) = (1, n / 2);
         while half < n {
-            for (j, chunk) in data.chunks_exact_mut(2 * half).enumerate() {
-                let (lo, hi) = chunk.split_at_mut(half);
-                butterfly(lo, hi, block * blocks + j);
-            }
+            level(data, half, block * blocks);
             half *= 2;
             blocks /= 2;
         }
         return;
     }
     let (lo, hi) = data.split_at_mut(n / 2);
-    dit(lo, 2 * block, butterfly);
-    dit(hi, 2 * block + 1, butterfly);
-    butterfly(lo, hi, block);
+    dit(lo, 2 * block, level);
+    dit(hi, 2 * block + 1, level);
+    level(data, n / 2, block);
 }
 
 #[cfg(test)]
@@ -77,7 +75,10 @@ mod tests {
     fn visits(n: usize, forward: bool) -> Vec<(usize, usize)> {
         let log = std::sync::Mutex::new(Vec::new());
         let mut data = vec![0u32; n];
-        let record = |lo: &mut [u32], _: &mut [u32], b: usize| log.lock().unwrap().push((lo.len(), b));
+        let record = |data: &mut [u32], half: usize, first: usize| {
+            let blocks = data.len() / (2 * half);
+            log.lock().unwrap().extend((0..blocks).map(|j| (half, first + j)));
+        };
         if forward {
             dif(&mut data, 0, &record)
         } else {
