@@ -42,6 +42,45 @@ fn mul_shoup(v: u32, r: u32, r_shoup: u32, p: u32) -> u32 {
     v.wrapping_mul(r).wrapping_sub(q.wrapping_mul(p))
 }
 
+/// `(ω^{bitrev(b)}, companion)` for `b < 2^(log_max - 1)`, with `bitrev` over
+/// `log_max - 1` bits. Built without a gather: bit `k` of `b` becomes bit
+/// `log_max - 2 - k` of `bitrev(b)`, so `table[2^k + c] = table[c]·ω^{2^(log_max-2-k)}`
+/// for `c < 2^k`, one vectorisable pass per `k`.
+fn bit_reversed_powers(omega: u32, p: u32, log_max: u32) -> Vec<(u32, u32)> {
+    let half = if log_max == 0 { 0 } else { 1usize << (log_max - 1) };
+    let mut values = vec![0u32; half];
+    if half > 0 {
+        values[0] = 1;
+    }
+    for k in 0..log_max.saturating_sub(1) {
+        let z = pow_mod(omega as u64, 1 << (log_max - 2 - k), p as u64) as u32;
+        let z_shoup = shoup_companion(z, p);
+        let (done, next) = values.split_at_mut(1 << k);
+        for (target, &source) in next[..1 << k].iter_mut().zip(done.iter()) {
+            *target = reduce_once(mul_shoup(source, z, z_shoup, p), p);
+        }
+    }
+    values.into_iter().map(|r| (r, shoup_companion(r, p))).collect()
+}
+
+/// `floor(r·2^32 / p)` for `r < p < 2^31`, without a division: the `f64` quotient is
+/// within `2^-20` of the true one (below `2^32`, with 53 significant bits), so its floor
+/// is off by at most one, which the exact remainder `r·2^32 - q·p` reveals.
+fn shoup_companion(r: u32, p: u32) -> u32 {
+    let numerator = (r as u64) << 32;
+    // The quotient is below 2^32 and non-negative: the float-to-integer cast is exact
+    // up to the floor.
+    let mut q = (numerator as f64 / p as f64) as u64;
+    // Fix the estimate so that 0 <= numerator - q·p < p.
+    while q * p as u64 > numerator {
+        q -= 1;
+    }
+    while numerator - q * p as u64 >= p as u64 {
+        q += 1;
+    }
+    q as u32
+}
+
 /// `x mod p` for `x < 2p` (`p < 2^31`): the minimum of `x` and `x - p`, where the
 /// subtraction wraps to a huge value exactly when `x < p` (one `vpminud` in lanes).
 #[inline(always)]
@@ -118,28 +157,8 @@ impl NttPlan {
         assert!(((p - 1) >> log_max) << log_max == p - 1, "2^{log_max} does not divide {p} - 1");
         let omega = pow_mod(generator as u64, ((p - 1) >> log_max) as u64, p as u64);
         let omega_inv = inv_mod(omega, p as u64).expect("a root of unity is invertible");
-        let half = if log_max == 0 { 0 } else { 1usize << (log_max - 1) };
-        let bits = log_max.saturating_sub(1);
-        // Powers ω^e and ω^{-e} for e < half, in Montgomery form, then read at bitrev(b).
-        let powers = |root: u64| -> Vec<u32> {
-            let step = mont.to_form(root as u32);
-            let mut w = mont.one();
-            (0..half)
-                .map(|_| {
-                    let current = w;
-                    w = mont.mul(w, step);
-                    current
-                })
-                .collect()
-        };
-        let (forward_powers, inverse_powers) = (powers(omega), powers(omega_inv));
-        let bitrev = |b: usize| if bits == 0 { 0 } else { b.reverse_bits() >> (usize::BITS - bits) };
-        let with_shoup = |form: u32| {
-            let r = mont.from_form(form);
-            (r, (((r as u64) << 32) / p as u64) as u32)
-        };
-        let roots = (0..half).map(|b| with_shoup(forward_powers[bitrev(b)])).collect();
-        let inv_roots = (0..half).map(|b| with_shoup(inverse_powers[bitrev(b)])).collect();
+        let roots = bit_reversed_powers(omega as u32, p, log_max);
+        let inv_roots = bit_reversed_powers(omega_inv as u32, p, log_max);
         Self { mont, p, log_max, roots, inv_roots }
     }
 
@@ -219,6 +238,20 @@ impl NttPlan {
 mod tests {
     use super::*;
     use crate::kernels::ntt::PRIMES;
+
+    #[test]
+    fn shoup_companions_are_exact_and_products_land_below_2p() {
+        for &(p, _, _) in &PRIMES {
+            for r in [0, 1, 2, p / 2, p - 2, p - 1] {
+                let companion = shoup_companion(r, p);
+                assert_eq!(companion as u64, ((r as u64) << 32) / p as u64, "p={p} r={r}");
+                for v in [0u32, 1, p - 1, 2 * p - 1, u32::MAX] {
+                    let t = mul_shoup(v, r, companion, p);
+                    assert!(t < 2 * p && t as u64 % p as u64 == v as u64 * r as u64 % p as u64, "p={p} r={r} v={v}");
+                }
+            }
+        }
+    }
 
     /// The transform against the definition: output `j` (bit-reversed position) is
     /// `a` evaluated at the root its block ends with.
