@@ -39,7 +39,7 @@ pub struct DawsonValues {
 impl DawsonValues {
     /// How far the mex table is computed when looking for the period: past the
     /// certification range `2·preperiod + 2·period + 2 = 176` of the true values.
-    const SEARCH_LEN: usize = 256;
+    const SEARCH_LEN: usize = 192;
 
     /// Computes the first values by mex, finds the shortest (preperiod, period) that
     /// the table shows, and certifies it with the Guy–Smith periodicity theorem.

@@ -54,7 +54,7 @@ fn t_lane_sums<R: LaneRing>(ring: &R, rationals: &[RationalX], m: usize) -> Vec<
         (0..len)
             .map(|i| {
                 Lanes(std::array::from_fn(|l| {
-                    rationals.get(l).and_then(|r| poly(r).get(i)).map_or(0, |&v| ring.residue_of(v))
+                    rationals.get(l).and_then(|r| poly(r).get(i)).map_or(0, |&v| ring.encode(v))
                 }))
             })
             .collect()
@@ -65,25 +65,23 @@ fn t_lane_sums<R: LaneRing>(ring: &R, rationals: &[RationalX], m: usize) -> Vec<
 
     let mut x = vec![Lanes::ZERO; m + 1];
     for k in 0..=m {
-        // Σ_{1<=i<=lags} den_i·x_{k-i}.
+        // x_k = num_k - Σ_{1<=i<=lags} den_i·x_{k-i}.
         let lags = order.min(k);
         let sum = ring.dot_reversed(&den[1..=lags], &x[k - lags..k]);
-        let numerator = num.get(k).unwrap_or(&Lanes::ZERO);
-        x[k] = Lanes(std::array::from_fn(|l| ring.sub(numerator.0[l], sum.0[l])));
+        x[k] = ring.sub(num.get(k).unwrap_or(&Lanes::ZERO), &sum);
     }
 
     let mut t = vec![Lanes::ZERO; m + 1];
-    let mut sums = vec![0u64; m + 1];
     for k in 1..=m {
-        // Σ_{0<i<k/2} T_i·T_{k-i}, then the middle square.
+        // T_k = x_k - 2·Σ_{0<i<k/2} T_i·T_{k-i} - [k even]·T_{k/2}^2, one accumulator.
         let h = k.div_ceil(2) - 1;
-        let half = ring.dot_reversed(&t[1..=h], &t[k - h..k]);
-        let middle = if k % 2 == 0 { ring.dot_reversed(&t[k / 2..=k / 2], &t[k / 2..=k / 2]) } else { Lanes::ZERO };
-        t[k] = Lanes(std::array::from_fn(|l| {
-            let convolution = ring.add(ring.add(half.0[l], half.0[l]), middle.0[l]);
-            ring.sub(x[k].0[l], convolution)
-        }));
-        sums[k] = ring.lane_sum(&t[k]);
+        let mut acc = ring.zero();
+        ring.accumulate_reversed(&mut acc, &t[1..=h], &t[k - h..k]);
+        ring.double(&mut acc);
+        if k % 2 == 0 {
+            R::mul_add(&mut acc, &t[k / 2], &t[k / 2]);
+        }
+        t[k] = ring.sub(&x[k], &ring.finish(acc));
     }
-    sums
+    t.iter().map(|v| ring.lane_sum(v)).collect()
 }
