@@ -78,6 +78,37 @@ mod tests {
     }
 
     #[test]
+    fn cyclic_products_fold_the_full_product() {
+        use crate::kernels::ntt::ProductPlan;
+        let mut rng = SplitMix64(0xC7C);
+        let plan = ProductPlan::new(1 << 10);
+        for &modulus in &CHECK_MODULI {
+            for (la, lb, len) in [(1, 1, 1), (3, 2, 4), (16, 16, 16), (9, 16, 16), (100, 37, 128), (512, 512, 512)] {
+                let a: Vec<u64> = (0..la).map(|_| rng.below(modulus)).collect();
+                let b: Vec<u64> = (0..lb).map(|_| rng.below(modulus)).collect();
+                let full = ntt_reference(&a, &b, modulus, la + lb - 1);
+                let mut folded = vec![0u128; len];
+                for (k, &v) in full.iter().enumerate() {
+                    folded[k % len] = (folded[k % len] + v as u128) % modulus as u128;
+                }
+                let want: Vec<u64> = folded.into_iter().map(|v| v as u64).collect();
+                assert_eq!(plan.multiply_cyclic(&a, &b, modulus, len), want, "N={modulus} {la}x{lb} mod X^{len}-1");
+                assert_eq!(
+                    plan.multiply_cyclic(&a, &a, modulus, len)[..],
+                    {
+                        let sq = ntt_reference(&a, &a, modulus, 2 * la - 1);
+                        let mut f = vec![0u128; len];
+                        for (k, &v) in sq.iter().enumerate() {
+                            f[k % len] = (f[k % len] + v as u128) % modulus as u128;
+                        }
+                        f.into_iter().map(|v| v as u64).collect::<Vec<_>>()
+                    }[..]
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_variant_matches_the_reference() {
         for &v in NttVariant::ALL {
             check_variant(v, 300).unwrap();

@@ -52,11 +52,30 @@ impl ProductPlan {
             return vec![0; out_len];
         }
         let full = a.len() + b.len() - 1;
-        let n = full.next_power_of_two();
-        assert!(n <= 1 << self.log_max, "product of length {full} is longer than this plan's transforms");
+        let mut out = self.convolve(a, b, modulus, full.next_power_of_two(), out_len.min(full));
+        out.resize(out_len, 0);
+        out
+    }
+
+    /// The cyclic product `a·b mod (X^len - 1)` modulo `modulus`, for `len` a power of two
+    /// at least as long as both inputs: coefficient `j` is `Σ_{i+k ≡ j} a_i·b_k`. Half the
+    /// transform length of [`Self::multiply`] when the caller knows, or does not need,
+    /// the low coefficients that the high ones wrap onto.
+    pub fn multiply_cyclic(&self, a: &[u64], b: &[u64], modulus: u64, len: usize) -> Vec<u64> {
+        assert!(len.is_power_of_two() && a.len() <= len && b.len() <= len, "cyclic length {len} too short");
+        if a.is_empty() || b.is_empty() {
+            return vec![0; len];
+        }
+        self.convolve(a, b, modulus, len, len)
+    }
+
+    /// The first `kept` coefficients of the cyclic convolution of length `n` (a power of
+    /// two, at least both input lengths). Each coefficient sums at most `min(la, lb)`
+    /// products, whatever wraps, so the prime count of [`Self::primes_needed`] holds.
+    fn convolve(&self, a: &[u64], b: &[u64], modulus: u64, n: usize, kept: usize) -> Vec<u64> {
+        assert!(n <= 1 << self.log_max, "a transform of length {n} is longer than this plan's");
         let squaring = std::ptr::eq(a, b);
         let primes = Self::primes_needed(a.len().min(b.len()), modulus);
-        let kept = out_len.min(full);
         // residues[k·primes + i] = coefficient k modulo prime i.
         let mut residues = vec![0u32; kept * primes];
         // Two transform buffers reused for every prime (fresh pages cost the kernel a
@@ -79,9 +98,7 @@ impl ProductPlan {
             }
         }
         let garner = Garner::new(&PRIMES[..primes].iter().map(|p| p.0).collect::<Vec<_>>(), modulus);
-        let mut out: Vec<u64> = residues.chunks_exact(primes).map(|r| garner.combine(r)).collect();
-        out.resize(out_len, 0);
-        out
+        residues.chunks_exact(primes).map(|r| garner.combine(r)).collect()
     }
 }
 

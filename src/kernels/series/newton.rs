@@ -63,6 +63,8 @@ fn largest_product(m: usize) -> usize {
 pub fn t_by_newton(x: &[u64], n: u64, plan: &ProductPlan) -> Vec<u64> {
     let len = x.len();
     let neg = |v: u64| if v == 0 { 0 } else { n - v };
+    // Residues are below n < 2^61: a + n never overflows.
+    let sub = |a: u64, b: u64| if a >= b { a - b } else { a + n - b };
     let mut t = vec![0u64]; // T mod u^1: T_0 = 0
     let mut g = vec![1 % n]; // (1 + 2T)^{-1} mod u^1
     while t.len() < len {
@@ -74,25 +76,27 @@ pub fn t_by_newton(x: &[u64], n: u64, plan: &ProductPlan) -> Vec<u64> {
             let have = g.len();
             let one_plus_2t: Vec<u64> =
                 (0..want).map(|k| ((u128::from(k == 0) + 2 * t[k] as u128) % n as u128) as u64).collect();
-            let e = plan.multiply(&one_plus_2t, &g, n, want);
+            // E = (1 + 2T)·G needs only coefficients have..want (below have, E ≡ 1): a
+            // cyclic product of length >= want wraps the top onto indices below have.
+            let e = plan.multiply_cyclic(&one_plus_2t, &g, n, want.next_power_of_two());
             // 1 - E vanishes below u^have; G·(1 - E) adds coefficients have..want.
             let one_minus_e: Vec<u64> = e[have..want].iter().map(|&v| neg(v)).collect();
             let correction = plan.multiply(&g, &one_minus_e, n, want - have);
             g.extend(correction);
         }
         // R' = (T^2 + T - x) / u^precision modulo u^(target - precision); T has no terms
-        // at or above `precision` yet, so only T^2 and x contribute.
-        let square = plan.multiply(&t, &t, n, target);
+        // at or above `precision` yet, so only T^2 and x contribute. The square modulo
+        // X^precision - 1 (precision is a power of two) holds s_j + s_{j+precision}, and
+        // s_j = x_j - T_j below precision (T + T^2 ≡ x there): half the transform length.
+        debug_assert!(precision.is_power_of_two());
+        let folded = plan.multiply_cyclic(&t, &t, n, precision);
         let r: Vec<u64> = (precision..target)
             .map(|k| {
-                let (s, xk) = (square[k], x[k]);
-                if s >= xk { s - xk } else { s + n - xk }
+                let j = k - precision;
+                let low_square = sub(x[j], t[j]);
+                sub(sub(folded[j], low_square), x[k])
             })
             .collect();
-        debug_assert!((0..precision).all(|k| {
-            let tk = t[k] as u128;
-            (square[k] as u128 + tk) % n as u128 == x[k] as u128 % n as u128
-        }));
         let step = plan.multiply(&r, &g[..want], n, want);
         t.extend(step.into_iter().map(neg));
     }
