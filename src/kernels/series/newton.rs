@@ -13,8 +13,7 @@
 //! nothing is ever divided), hence any modulus works; the products are exact
 //! convolutions recovered from several primes.
 
-use super::catalan_scalar::x_coefficients_u128;
-use super::rational::RationalX;
+use super::rational::{RationalX, x_coefficients};
 use super::{BlockSigns, c_sum_from_t_sum};
 use crate::kernels::ntt::{MAX_LOG_LEN, ProductPlan};
 
@@ -30,7 +29,7 @@ pub fn series_newton(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u
     if n > 1 {
         let plan = ProductPlan::new(largest_product(m));
         for signs in characters {
-            let x = x_coefficients_u128(&RationalX::new(signs), m, n);
+            let x = x_coefficients(&RationalX::new(signs), m, n);
             for (sum, t) in t_sum.iter_mut().zip(t_by_newton(&x, n, &plan)) {
                 *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
             }

@@ -15,6 +15,7 @@
 //! small integer coefficients.
 
 use super::BlockSigns;
+use super::split::SplitModulus;
 
 /// `x = num / den` with `den[0] = 1`; exact integer coefficients.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +50,7 @@ impl RationalX {
         let mut shifted_b_sq = vec![0];
         shifted_b_sq.extend(multiply(&b, &b));
         let den = trim(subtract(&multiply(&z_minus_a, &z_minus_a), &shifted_b_sq));
-        debug_assert_eq!(den[0], 1);
+        assert_eq!(den[0], 1);
         Self { num, den }
     }
 
@@ -71,6 +72,50 @@ impl RationalX {
         }
         x
     }
+}
+
+/// `x_0..=x_m mod n` (`2 <= n < 2^62`) from the recurrence, modulo each factor of
+/// `n = 2^k·q` ([`super::split`]) with machine arithmetic, then recombined: wrapping
+/// `u64` sums for `2^k`, exact `i64` sums for `q < 2^31`, `i128` for larger `q`.
+pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
+    let split = SplitModulus::new(n);
+    let mask = if split.two_bits >= 64 { u64::MAX } else { (1u64 << split.two_bits) - 1 };
+    let order = rational.order();
+    // den_1..den_order reversed, so a lag window of x reads forwards.
+    let den_reversed: Vec<i64> = rational.den[1..].iter().rev().copied().collect();
+    let numerator = |k: usize| *rational.num.get(k).unwrap_or(&0);
+    let window = |k: usize| (order - order.min(k), k - order.min(k)..k);
+
+    let mut x2 = vec![0u64; m + 1];
+    for k in 0..=m {
+        let (skip, lags) = window(k);
+        let sum = den_reversed[skip..]
+            .iter()
+            .zip(&x2[lags])
+            .fold(0u64, |s, (&d, &x)| s.wrapping_add((d as u64).wrapping_mul(x)));
+        x2[k] = (numerator(k) as u64).wrapping_sub(sum) & mask;
+    }
+    let q = split.odd;
+    let mut xq = vec![0u64; m + 1];
+    // |num_k - Σ den_i·x_{k-i}| <= max|num| + Σ|den_i|·(q - 1): exact in i64 when that
+    // is below 2^63.
+    let den_weight: u128 = rational.den.iter().map(|&d| d.unsigned_abs() as u128).sum();
+    let num_max = rational.num.iter().map(|&c| c.unsigned_abs() as u128).max().unwrap_or(0);
+    if q > 1 && num_max + den_weight * (q as u128) < 1 << 63 {
+        for k in 0..=m {
+            let (skip, lags) = window(k);
+            let sum: i64 = den_reversed[skip..].iter().zip(&xq[lags]).map(|(&d, &x)| d * x as i64).sum();
+            xq[k] = (numerator(k) - sum).rem_euclid(q as i64) as u64;
+        }
+    } else if q > 1 {
+        for k in 0..=m {
+            let (skip, lags) = window(k);
+            let sum: i128 = den_reversed[skip..].iter().zip(&xq[lags]).map(|(&d, &x)| d as i128 * x as i128).sum();
+            xq[k] = (numerator(k) as i128 - sum).rem_euclid(q as i128) as u64;
+        }
+    }
+    let inverse = split.inverse_of_pow2();
+    x2.iter().zip(&xq).map(|(&r2, &rq)| split.combine(r2, rq, inverse)).collect()
 }
 
 fn multiply(a: &[i64], b: &[i64]) -> Vec<i64> {
@@ -116,6 +161,19 @@ mod tests {
             x[k] = e[k] - (1..=k).map(|i| d[i] * x[k - i]).sum::<i128>();
         }
         x
+    }
+
+    #[test]
+    fn split_recurrence_matches_the_u128_one() {
+        use crate::kernels::series::catalan_scalar::x_coefficients_u128;
+        let mut rng = SplitMix64(0xB8);
+        for (preperiod, period) in [(0, 1), (53, 34), (7, 9)] {
+            let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            let rational = RationalX::new(&BlockSigns::new(head, preperiod, period));
+            for n in [2u64, 3, 8_000_000_000, 8 * 1_000_000_007, 1 << 35, 8 * ((1 << 58) - 1), (1 << 61) + 3] {
+                assert_eq!(x_coefficients(&rational, 300, n), x_coefficients_u128(&rational, 300, n), "n={n}");
+            }
+        }
     }
 
     #[test]

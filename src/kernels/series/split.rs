@@ -474,6 +474,12 @@ impl SplitModulus {
         if self.odd == 1 {
             return r2;
         }
+        if self.odd < 1 << 32 {
+            // Everything below 2^64: operands below q < 2^32 multiply within u64.
+            let q = self.odd;
+            let diff = (rq + q - r2 % q) % q;
+            return r2 + ((diff * inverse_of_pow2 % q) << self.two_bits);
+        }
         let q = self.odd as u128;
         let diff = (rq as u128 + q - r2 as u128 % q) % q;
         let t = diff * inverse_of_pow2 as u128 % q;
