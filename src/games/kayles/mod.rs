@@ -120,8 +120,8 @@ impl KaylesKernel {
     pub fn memory_bytes(self, pins: u64, threads: usize) -> u64 {
         let len = pins / 2 + 1;
         let per_job = match self {
-            // Numerator, denominator, quotient, root: u128 and i64 vectors.
-            KaylesKernel::Reference => len * 48,
+            // Six i64 series (signs, squares, numerator, denominator), three u128 ones.
+            KaylesKernel::Reference => len * (6 * 8 + 3 * 16),
             // x and T as 64-byte lane rows, per factor ring, and the sums.
             KaylesKernel::Catalan => len * (2 * 64 + 3 * 8),
             KaylesKernel::Newton => newton::memory_bytes(len as usize),

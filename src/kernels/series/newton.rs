@@ -39,11 +39,12 @@ pub fn series_newton(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u
 }
 
 /// Bytes one character's iteration allocates for `len = m + 1` coefficients: `x`, `T`,
-/// `G` and the step's temporaries (`u64`), the transforms and the residues of the
-/// largest product (`u32`, up to six primes), and the root tables.
+/// `G` and up to seven temporaries of a step (`u64`); per transform length `n`, the two
+/// transform buffers and the residues for up to six primes (`u32`), the recombined
+/// product (`u64`), and the root tables of six primes (two `(u32, u32)` tables of `n/2`).
 pub fn memory_bytes(len: usize) -> u64 {
     let transform = largest_product(len.saturating_sub(1)).next_power_of_two() as u64;
-    len as u64 * 8 * 8 + transform * 4 * (2 + 6) + transform * 4 * 6
+    len as u64 * 8 * 10 + transform * (4 * 2 + 4 * 6 + 8 + 6 * 2 * 4)
 }
 
 /// The longest product (`la + lb - 1`) the iteration forms for `m`: the square of `T`
