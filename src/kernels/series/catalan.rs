@@ -13,8 +13,9 @@
 //!    both sums are lane-wise dot products of whole rows, with no horizontal sums, no
 //!    reversed copies and the same loop for every character.
 //! 2. The modulus is split (`Z/N ≅ Z/2^k × Z/q`): wrapping arithmetic modulo `2^k`,
-//!    lazily folded `u64` accumulators modulo `q` (one multiply and one add per term),
-//!    and one Chinese-remainder step per coefficient, after the lanes are summed.
+//!    lazily folded `u64` accumulators modulo `q` in Montgomery form (one multiply and
+//!    one add per term, one REDC in the lanes per coefficient), and one
+//!    Chinese-remainder step per coefficient, after the characters are summed.
 //! 3. The convolution is halved by the symmetry `i <-> k-i`.
 
 use super::rational::RationalX;
@@ -26,23 +27,35 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
     let n = modulus / 2;
     let split = SplitModulus::new(n);
     let inverse = split.inverse_of_pow2();
-    let mut t_sum = vec![0u64; m + 1];
+    // Σ T over every character, modulo each factor; one Chinese-remainder step per
+    // coefficient at the end.
+    let (mut t2, mut tq) = (vec![0u64; m + 1], vec![0u64; m + 1]);
+    let mask = if split.two_bits >= 64 { u64::MAX } else { (1u64 << split.two_bits) - 1 };
     for group in characters.chunks(LANES) {
         let rationals: Vec<RationalX> = group.iter().map(RationalX::new).collect();
-        let t2 = match split.two_bits {
+        let group_t2 = match split.two_bits {
             0..=32 => t_lane_sums(&Pow2Narrow::new(split.two_bits), &rationals, m),
             bits => t_lane_sums(&Pow2Wide::new(bits), &rationals, m),
         };
-        let tq = match split.odd {
-            1 => vec![0; m + 1],
+        for (sum, v) in t2.iter_mut().zip(group_t2) {
+            *sum = sum.wrapping_add(v) & mask;
+        }
+        let q = split.odd;
+        let group_tq = match q {
+            1 => continue,
             q if q < OddSmall::LIMIT => t_lane_sums(&OddSmall::new(q), &rationals, m),
             q => t_lane_sums(&OddLarge::new(q), &rationals, m),
         };
-        for (k, sum) in t_sum.iter_mut().enumerate() {
-            let t = split.combine(t2[k], tq[k], inverse);
-            *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
+        for (sum, v) in tq.iter_mut().zip(group_tq) {
+            // Residues below q < 2^61: the sum fits a u64.
+            *sum += v;
+            if *sum >= q {
+                *sum -= q;
+            }
         }
     }
+    let t_sum: Vec<u64> = t2.iter().zip(&tq).map(|(&r2, &rq)| split.combine(r2, rq, inverse)).collect();
+    debug_assert!(t_sum.iter().all(|&t| t < n.max(1)));
     c_sum_from_t_sum(&t_sum, characters.len(), modulus)
 }
 
