@@ -78,8 +78,9 @@ variant_enum! {
     }
 }
 
-/// From this many pins on `newton` beats `catalan` (measured with `benches/series.rs`).
-pub const NEWTON_FROM_PINS: u64 = 8_000;
+/// From this many pins on `newton` beats `catalan` (benches/series.rs and the CLI, one
+/// thread: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at 8000).
+pub const NEWTON_FROM_PINS: u64 = 7_000;
 
 /// Below this many pins the whole computation takes well under a millisecond, less than
 /// waking a parked worker can take here (about 4 ms): one job does every character.
