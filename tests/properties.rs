@@ -12,7 +12,7 @@ use gamecount::kernels::banded_dp::{
 use gamecount::kernels::keyscan::{KeyscanVariant, keyscan_naive};
 use gamecount::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
 use gamecount::kernels::powsum::{PowsumVariant, powsum_scalar};
-use gamecount::kernels::series::{SeriesVariant, series_reference};
+use gamecount::kernels::series::{BlockSigns, SeriesVariant, series_reference};
 use gamecount::kernels::wht::{WhtVariant, wht_scalar};
 use gamecount::sched::Scheduler;
 use proptest::prelude::*;
@@ -121,13 +121,32 @@ proptest! {
     }
 
     #[test]
-    fn series_variants_match_reference(m in 0usize..120, half_modulus in 1u64..(1 << 61), seed in any::<u64>()) {
+    fn series_variants_match_reference(
+        m in 0usize..120,
+        half_modulus in 1u64..(1 << 61),
+        characters in 1usize..10,
+        seed in any::<u64>(),
+    ) {
         let modulus = 2 * half_modulus;
         let mut rng = gamecount::kernels::SplitMix64(seed);
-        let signs: Vec<i8> = (0..2 * m + 2).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
-        let expected = series_reference(&signs, m, modulus);
+        let mut sign = || if rng.next_u64() & 1 == 0 { 1i8 } else { -1 };
+        // Eventually periodic signs, as the Dawson values give, with random shapes; the
+        // last character has no structure at all within the 2m + 2 signs read.
+        let mut batch: Vec<BlockSigns> = (1..characters)
+            .map(|i| {
+                let (preperiod, period) = (i * 7 % 23, 1 + i * 5 % 37);
+                BlockSigns::new((0..preperiod + period).map(|_| sign()).collect(), preperiod, period)
+            })
+            .collect();
+        batch.push(BlockSigns::from_prefix(&(0..2 * m + 2).map(|_| sign()).collect::<Vec<_>>()));
+        let mut expected = vec![0u64; m + 1];
+        for signs in &batch {
+            for (e, c) in expected.iter_mut().zip(series_reference(&signs.materialize(2 * m + 2), m, modulus)) {
+                *e = ((*e as u128 + c as u128) % modulus as u128) as u64;
+            }
+        }
         for &v in SeriesVariant::ALL {
-            prop_assert_eq!(v.run(&signs, m, modulus), expected.clone(), "{} m={} M'={}", v, m, modulus);
+            prop_assert_eq!(v.run(&batch, m, modulus), expected.clone(), "{} m={} M'={}", v, m, modulus);
         }
     }
 }

@@ -12,12 +12,14 @@
 //! | [`keyscan`] | stones | the losing-triple scan over the seven key tables |
 //! | [`banded_dp`] | coins | the constant term of `P(x)^n` by a banded DP |
 //! | [`coin_formulas`] | coins | the same constant term by O(n) formulas (prime moduli) |
-//! | [`series`] | kayles | the balanced-row power series of one Walsh character |
+//! | [`series`] | kayles | the balanced-row power series of the Walsh characters |
+//! | [`ntt`] | kayles | power-series products modulo any N by multi-prime NTT and CRT |
 
 pub mod banded_dp;
 pub mod coin_formulas;
 pub mod keyscan;
 pub mod nimber_freq;
+pub mod ntt;
 pub mod powsum;
 pub mod series;
 pub mod wht;

@@ -1,6 +1,14 @@
 //! Dawson's Kayles (the octal game 0.07): the Grundy value of a row of `L` counters from
 //! which a move removes two neighbours (seed section 4). In partisan Kayles these are the
 //! values of the alternating blocks, where both players may knock over a mixed pair.
+//!
+//! The values are eventually periodic (period 34 after the last irregular value at
+//! `L = 52`). [`DawsonValues::certified`] computes a finite table by the mex rule, finds
+//! the preperiod and period in it, and proves the periodicity with the Guy–Smith
+//! theorem, so `g(L)` for any `L` costs a table look-up instead of an O(L^2) mex table.
+
+/// The most tokens one move removes in Dawson's Kayles (code `0.07`: exactly two).
+const REMOVED: usize = 2;
 
 /// `g(0..=max_len)` by the mex rule `g(L) = mex { g(i) ^ g(L-2-i) : 0 <= i <= L-2 }`.
 /// O(L^2); every value is below 16 (the largest is 9).
@@ -17,6 +25,92 @@ pub fn dawson_values(max_len: usize) -> Vec<u8> {
     g
 }
 
+/// The Dawson values for every `L`, as a certified eventually periodic sequence:
+/// `g(L) = table[L]` for `L < preperiod + period`, and `g(L + period) = g(L)` for every
+/// `L >= preperiod`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DawsonValues {
+    /// `g(0 .. preperiod + period)`.
+    table: Vec<u8>,
+    preperiod: usize,
+    period: usize,
+}
+
+impl DawsonValues {
+    /// How far the mex table is computed when looking for the period: past the
+    /// certification range `2·preperiod + 2·period + 2 = 176` of the true values.
+    const SEARCH_LEN: usize = 192;
+
+    /// Computes the first values by mex, finds the shortest (preperiod, period) that
+    /// the table shows, and certifies it with the Guy–Smith periodicity theorem.
+    ///
+    /// # Panics
+    /// If no period is found and certified within the search table (this would mean
+    /// the mex rule above is wrong, since the true sequence has period 34).
+    pub fn certified() -> Self {
+        let g = dawson_values(Self::SEARCH_LEN);
+        // The theorem below needs the periodicity checked on `[n0, 2·n0 + p + t)`, which
+        // uses values up to `2·n0 + 2p + t - 1`; search the pairs (n0, p) that fit the
+        // table, by increasing `n0 + p`, and take the first that the table shows.
+        for span in 1..Self::SEARCH_LEN {
+            for period in 1..=span {
+                let preperiod = span - period;
+                let check_end = 2 * preperiod + period + REMOVED; // exclusive
+                if check_end + period > g.len() {
+                    continue;
+                }
+                if guy_smith_holds(&g, preperiod, period) {
+                    return Self { table: g[..preperiod + period].to_vec(), preperiod, period };
+                }
+            }
+        }
+        panic!("Dawson's Kayles: no period certified within {} values", Self::SEARCH_LEN);
+    }
+
+    /// `g(len)` for any `len`.
+    #[inline]
+    pub fn value(&self, len: u64) -> u8 {
+        let len = if len < self.table.len() as u64 {
+            len as usize
+        } else {
+            self.preperiod + ((len - self.preperiod as u64) % self.period as u64) as usize
+        };
+        self.table[len]
+    }
+
+    /// The first `L` from which the values repeat.
+    pub fn preperiod(&self) -> usize {
+        self.preperiod
+    }
+
+    /// The period.
+    pub fn period(&self) -> usize {
+        self.period
+    }
+
+    /// The largest value the sequence ever takes (it is the largest of the table).
+    pub fn max_value(&self) -> u8 {
+        *self.table.iter().max().expect("the table is never empty")
+    }
+}
+
+/// Whether `g(n + p) = g(n)` on the range `n0 <= n < 2·n0 + p + t` that the Guy–Smith
+/// periodicity theorem asks for, with `t = 2` for Dawson's Kayles.
+///
+/// The theorem (Guy and Smith, 1956; Winning Ways ch. 4), for an octal game whose moves
+/// remove at most `t` tokens from one heap and leave at most two heaps: if
+/// `g(n + p) = g(n)` for every `n` with `n0 <= n < 2·n0 + p + t`, then it holds for every
+/// `n >= n0`. The proof for 0.07 is short, and it is why this finite check suffices:
+/// take the least `n >= 2·n0 + p + t` with `g(n + p) != g(n)`. A move from `n + p` leaves
+/// heaps `i <= j` with `i + j = n + p - 2`, so `j >= (n + p - 2) / 2 >= n0 + p`; then
+/// `j - p >= n0` and `j < n + p`, so `g(j) = g(j - p)` (minimality of `n`), and the
+/// options of `n + p`, `g(i) ^ g(j)`, are exactly the options `g(i) ^ g(j - p)` of `n`
+/// (heaps `i`, `j - p`, which sum to `n - 2`). Equal option sets have equal mex: a
+/// contradiction.
+fn guy_smith_holds(g: &[u8], preperiod: usize, period: usize) -> bool {
+    (preperiod..2 * preperiod + period + REMOVED).all(|n| g[n + period] == g[n])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +125,28 @@ mod tests {
         // Period 34 from L = 53 on (the last irregular value is at L = 52).
         assert!((53..=1000 - 34).all(|l| g[l] == g[l + 34]));
         assert_ne!(g[52], g[52 + 34]);
+    }
+
+    #[test]
+    fn certified_period_extends_the_mex_table() {
+        let certified = DawsonValues::certified();
+        assert_eq!((certified.preperiod(), certified.period()), (53, 34));
+        assert_eq!(certified.max_value(), 9);
+        // The plain mex table, far past the range the certificate looked at.
+        let g = dawson_values(4000);
+        for (len, &value) in g.iter().enumerate() {
+            assert_eq!(certified.value(len as u64), value, "L = {len}");
+        }
+        // Far out, the value is the one a period earlier.
+        let far = 1u64 << 40;
+        assert_eq!(certified.value(far), certified.value(far - 34 * 1000));
+    }
+
+    #[test]
+    fn the_certificate_rejects_a_wrong_period() {
+        let g = dawson_values(400);
+        assert!(guy_smith_holds(&g, 53, 34));
+        assert!(!guy_smith_holds(&g, 52, 34), "L = 52 is irregular");
+        assert!(!guy_smith_holds(&g, 53, 17));
     }
 }

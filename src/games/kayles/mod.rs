@@ -14,7 +14,7 @@ pub mod brute;
 pub mod dawson;
 
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
-use crate::kernels::series::{SERIES_MODULUS_LIMIT, SeriesVariant};
+use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, newton};
 use crate::kernels::variant_enum;
 use crate::memory;
 use crate::sched::Scheduler;
@@ -71,13 +71,25 @@ variant_enum! {
     pub enum KaylesKernel {
         /// Quotient and square root with the halving rule, O(n^2): the seed's method.
         Reference => "reference",
+        /// `T + T^2 = x` with `x` from its recurrence, the convolution in lanes: O(n^2/16).
+        Catalan => "catalan",
+        /// Newton's iteration for `T` with NTT products: O(n log n).
+        Newton => "newton",
     }
 }
 
+/// From this many pins on `newton` beats `catalan` (benches/series.rs and the CLI, one
+/// thread: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at 8000).
+pub const NEWTON_FROM_PINS: u64 = 7_000;
+
+/// Below this many pins the whole computation takes well under a millisecond, less than
+/// waking a parked worker can take here (about 4 ms): one job does every character.
+pub const PARALLEL_FROM_PINS: u64 = 4_000;
+
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
-    pub fn default_for(_params: &KaylesParams) -> Self {
-        KaylesKernel::Reference
+    pub fn default_for(params: &KaylesParams) -> Self {
+        if params.pins >= NEWTON_FROM_PINS { KaylesKernel::Newton } else { KaylesKernel::Catalan }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -89,33 +101,124 @@ impl KaylesKernel {
     pub fn series(self) -> SeriesVariant {
         match self {
             KaylesKernel::Reference => SeriesVariant::Reference,
+            KaylesKernel::Catalan => SeriesVariant::Catalan,
+            KaylesKernel::Newton => SeriesVariant::Newton,
         }
     }
 
-    /// Bytes the kernel allocates for `pins`: the Dawson table, 16 sign vectors, and per
-    /// character a handful of `u64`/`u128` coefficient vectors of length `pins/2 + 1`.
-    pub fn memory_bytes(self, pins: u64) -> u64 {
-        let m = pins / 2 + 1;
-        pins + CHARACTERS * (pins + 2) + CHARACTERS * m * 8 * 8
+    /// The most pins the kernel takes: the quadratic kernels would run for hours beyond
+    /// their limit; `newton` is bounded by the 2-adic order of its NTT primes.
+    pub fn max_pins(self) -> u64 {
+        match self {
+            KaylesKernel::Reference => 200_000,
+            KaylesKernel::Catalan => 2_000_000,
+            KaylesKernel::Newton => 2 * newton::MAX_HALF_PINS as u64,
+        }
+    }
+
+    /// Bytes the kernel allocates for `pins` with `threads` characters in flight: the
+    /// per-character coefficient vectors of length `pins/2 + 1` and the sums.
+    pub fn memory_bytes(self, pins: u64, threads: usize) -> u64 {
+        let len = pins / 2 + 1;
+        let per_job = match self {
+            // Six i64 series (signs, squares, numerator, denominator), three u128 ones.
+            KaylesKernel::Reference => len * (6 * 8 + 3 * 16),
+            // x and T as 64-byte lane rows, per factor ring, and the sums.
+            KaylesKernel::Catalan => len * (2 * 64 + 3 * 8),
+            KaylesKernel::Newton => newton::memory_bytes(len as usize),
+        };
+        let jobs = (CHARACTERS as usize / self.series().batch_width()).min(threads.max(1)) as u64;
+        jobs * per_job + (CHARACTERS / self.series().batch_width() as u64 + 2) * len * 8
     }
 }
 
-/// Refuses what the kernel cannot do or what would not fit in memory, before any work.
+/// Refuses what the kernel cannot do or what would not fit in memory, before any work,
+/// assuming one character batch in flight per available core.
 pub fn preflight(params: &KaylesParams, kernel: KaylesKernel) -> Result<(), InputError> {
-    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins))
+    preflight_with_threads(params, kernel, Scheduler::available_cores())
+}
+
+/// [`preflight`] for `threads` batches in flight.
+pub fn preflight_with_threads(params: &KaylesParams, kernel: KaylesKernel, threads: usize) -> Result<(), InputError> {
+    if params.pins > kernel.max_pins() {
+        let hint = if kernel == KaylesKernel::Newton { "" } else { "; use --kernel newton" };
+        return Err(InputError::new(
+            ProblemId::Kayles,
+            format!("--pins {} is above the {} pins the {kernel} kernel takes{hint}", params.pins, kernel.max_pins()),
+        ));
+    }
+    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins, threads))
 }
 
 /// Computes `f(pins) mod modulus`.
 pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
-    preflight(params, kernel)?;
-    let counts = fair_row_counts(params.pins, params.modulus, kernel, sched)?;
+    preflight_with_threads(params, kernel, sched.threads())?;
+    let answer = if params.pins % 2 == 1 {
+        0
+    } else {
+        *fair_even_row_counts(params.pins / 2, params.modulus, kernel, sched)?.last().expect("m + 1 counts")
+    };
     Ok(Answer {
         problem: ProblemId::Kayles,
         params: vec![("pins", params.pins), ("modulus", params.modulus)],
-        answer: counts[params.pins as usize],
+        answer,
         extra: vec![],
         kernel: kernel.name(),
     })
+}
+
+/// The block signs of the 16 Walsh characters, `w_h(L) = (-1)^popcount(h & g(L))`, as
+/// eventually periodic sequences (the Dawson values' certified preperiod and period).
+pub fn character_signs() -> Vec<BlockSigns> {
+    let dawson = dawson::DawsonValues::certified();
+    assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
+    let head_len = dawson.preperiod() + dawson.period();
+    (0..CHARACTERS as u8)
+        .map(|h| {
+            let head = (0..head_len)
+                .map(|l| if (h & dawson.value(l as u64)).count_ones().is_multiple_of(2) { 1 } else { -1 })
+                .collect();
+            BlockSigns::new(head, dawson.preperiod(), dawson.period()).minimized()
+        })
+        .collect()
+}
+
+/// `f(2k) mod modulus` for every `k <= m`.
+pub fn fair_even_row_counts(
+    m: u64,
+    modulus: u64,
+    kernel: KaylesKernel,
+    sched: &Scheduler,
+) -> Result<Vec<u64>, InputError> {
+    let m = m as usize;
+    let characters = character_signs();
+    let wide_modulus = CHARACTERS * modulus;
+    let series = kernel.series();
+    // One job per batch of characters (a lane group for `catalan`, one character for
+    // the others); the batches come back in order and are summed exactly, so the answer
+    // does not depend on how they are cut.
+    let width = if 2 * (m as u64) < PARALLEL_FROM_PINS { characters.len() } else { series.batch_width() };
+    let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
+    let progress = sched.progress(batches.len() as u64, "kayles: character series");
+    let per_batch: Vec<Vec<u64>> = sched.map_collect(batches.len(), |b| {
+        let sums = series.run(batches[b], m, wide_modulus);
+        progress.inc(1);
+        sums
+    });
+    (0..=m)
+        .map(|k| {
+            // At most 16 batch sums below 2^62 each: the u128 sum is exact.
+            let total = per_batch.iter().map(|c| c[k] as u128).sum::<u128>() % wide_modulus as u128;
+            // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
+            if !total.is_multiple_of(CHARACTERS as u128) {
+                return Err(InputError::new(
+                    ProblemId::Kayles,
+                    format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
+                ));
+            }
+            Ok((total / CHARACTERS as u128) as u64)
+        })
+        .collect()
 }
 
 /// `f(n) mod modulus` for every `n <= max_pins` (0 for odd `n`; `f(0) = 1`).
@@ -125,35 +228,38 @@ pub fn fair_row_counts(
     kernel: KaylesKernel,
     sched: &Scheduler,
 ) -> Result<Vec<u64>, InputError> {
-    let m = (max_pins / 2) as usize;
-    let dawson = dawson::dawson_values(2 * m + 1);
-    debug_assert!(dawson.iter().all(|&g| (g as u64) < CHARACTERS));
-    let wide_modulus = CHARACTERS * modulus;
-    // One job per character; results come back in character order.
-    let per_character: Vec<Vec<u64>> = sched.map_collect(CHARACTERS as usize, |h| {
-        let signs: Vec<i8> =
-            dawson.iter().map(|&g| if (h as u8 & g).count_ones().is_multiple_of(2) { 1 } else { -1 }).collect();
-        kernel.series().run(&signs, m, wide_modulus)
-    });
-    let mut counts = vec![0u64; max_pins as usize + 1];
-    for k in 0..=m {
-        // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
-        let total = per_character.iter().fold(0u128, |acc, c| (acc + c[k] as u128) % wide_modulus as u128);
-        if total % CHARACTERS as u128 != 0 {
-            return Err(InputError::new(
-                ProblemId::Kayles,
-                format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
-            ));
+    let even = fair_even_row_counts(max_pins / 2, modulus, kernel, sched)?;
+    Ok((0..=max_pins as usize).map(|n| if n % 2 == 0 { even[n / 2] } else { 0 }).collect())
+}
+
+/// Moduli the cross-kernel checks use: the Project Euler one, primes, composites, the
+/// smallest and the largest accepted.
+pub const AGREEMENT_MODULI: [u64; 6] = [1_000_000_000, 1_000_000_007, 2, 1 << 32, 999_999_937, MAX_MODULUS];
+
+/// Whether every kernel gives the same `f(n) mod M` for every `n <= max_pins` and every
+/// modulus of [`AGREEMENT_MODULI`].
+pub fn kernels_agree(max_pins: u64, sched: &Scheduler) -> Result<String, String> {
+    for modulus in AGREEMENT_MODULI {
+        let expected = fair_row_counts(max_pins, modulus, KaylesKernel::Reference, sched).map_err(|e| e.to_string())?;
+        for &kernel in KaylesKernel::ALL {
+            let got = fair_row_counts(max_pins, modulus, kernel, sched).map_err(|e| e.to_string())?;
+            if let Some(n) = (0..got.len()).find(|&n| got[n] != expected[n]) {
+                return Err(format!("{kernel} mod {modulus}: f({n}) = {}, reference gives {}", got[n], expected[n]));
+            }
         }
-        counts[2 * k] = (total / CHARACTERS as u128) as u64;
     }
-    Ok(counts)
+    Ok(format!("{} kernels, {} moduli", KaylesKernel::ALL.len(), AGREEMENT_MODULI.len()))
 }
 
 /// The checks `gamecount verify` runs for this problem.
 pub fn checks(deep: bool) -> Vec<Check> {
     let places = if deep { 16 } else { 12 };
+    let agreement_pins = if deep { 2000 } else { 600 };
     vec![
+        Check::new(
+            format!("kayles: every kernel gives the same f(n) for every n <= {agreement_pins} under 6 moduli"),
+            move |sched| kernels_agree(agreement_pins, sched),
+        ),
         Check::new(
             format!(
                 "kayles: winner rule (lead + Dawson nim-sum) on all 3^{places} positions of {places} places, both starters"
@@ -220,14 +326,58 @@ mod tests {
     }
 
     #[test]
+    fn every_kernel_agrees_for_every_even_n_up_to_600() {
+        kernels_agree(600, &Scheduler::new(Some(2)).unwrap()).unwrap();
+    }
+
+    #[test]
     fn answers_do_not_depend_on_the_thread_count() {
-        let params = KaylesParams::new(300, 1_000_000_007).unwrap();
-        let answers: Vec<u64> = [1, 2, 3, 8]
-            .iter()
-            .map(|&t| {
-                solve(&params, KaylesKernel::default_for(&params), &Scheduler::new(Some(t)).unwrap()).unwrap().answer
-            })
-            .collect();
-        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+        // 300 pins run in one job; 5000 and 20000 pins in one job per character batch.
+        for (pins, kernels) in [
+            (300, KaylesKernel::ALL),
+            (5_000, &[KaylesKernel::Catalan, KaylesKernel::Newton][..]),
+            (20_000, &[KaylesKernel::Newton][..]),
+        ] {
+            let params = KaylesParams::new(pins, 1_000_000_007).unwrap();
+            for &kernel in kernels {
+                let answers: Vec<u64> = [1, 2, 3, 8]
+                    .iter()
+                    .map(|&t| solve(&params, kernel, &Scheduler::new(Some(t)).unwrap()).unwrap().answer)
+                    .collect();
+                assert!(answers.windows(2).all(|w| w[0] == w[1]), "{kernel} at {pins} pins: {answers:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_certified_dawson_values_give_the_fair_counts_of_the_plain_mex_table() {
+        // The characters built from the certified periodic values against signs taken
+        // straight from a mex table as long as the rows.
+        let (m, modulus) = (400, 16 * 1_000_000_007u64);
+        let g = dawson::dawson_values(2 * m + 2);
+        let certified = character_signs();
+        for (h, signs) in certified.iter().enumerate() {
+            let plain: Vec<i8> =
+                g.iter().map(|&v| if (h as u8 & v).count_ones().is_multiple_of(2) { 1 } else { -1 }).collect();
+            assert_eq!(signs.materialize(plain.len()), plain, "character {h}");
+            let plain_signs = BlockSigns::from_prefix(&plain);
+            assert_eq!(
+                SeriesVariant::Catalan.run(std::slice::from_ref(signs), m, modulus),
+                SeriesVariant::Reference.run(&[plain_signs], m, modulus),
+                "character {h}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_kernels_beyond_their_sizes_before_any_work() {
+        let big = KaylesParams::new(MAX_PINS, 10).unwrap();
+        let err = preflight(&big, KaylesKernel::Reference).unwrap_err().to_string();
+        assert!(err.contains("reference") && err.contains("--kernel newton"), "{err}");
+        assert!(preflight(&big, KaylesKernel::Newton).is_err());
+        let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
+        assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), KaylesKernel::Catalan);
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }
 }

@@ -1,27 +1,77 @@
 //! The one cross-check for every character-series variant against the reference.
 
-use super::{SeriesVariant, series_reference};
+use super::{BlockSigns, SeriesVariant, series_reference};
 use crate::kernels::SplitMix64;
 
-/// Moduli `M' = 16·M` for the moduli users ask for most (and the extremes).
+/// Moduli `M' = 16·M` for the moduli users ask for most and the extremes
+/// (`M = 2^58 - 1` is the largest the game accepts), plus the smallest even moduli.
 pub fn check_moduli() -> Vec<u64> {
-    [1_000_000_000u64, 1_000_000_007, 2, 1 << 32, 999_999_937].iter().map(|m| 16 * m).collect()
+    let mut moduli: Vec<u64> =
+        [1_000_000_000u64, 1_000_000_007, 2, 1 << 32, 999_999_937, (1 << 58) - 1].iter().map(|m| 16 * m).collect();
+    moduli.extend([2, 6]);
+    moduli
 }
 
-/// Compares `variant` with [`series_reference`] on random sign sequences and on the
-/// all-plus character, for every length up to `max_m`.
+/// Lengths `m` the checks use: 0, 1, 2, powers of two and their neighbours (where
+/// transform sizes and lane counts change), and `max_m`.
+pub fn check_lengths(max_m: usize) -> Vec<usize> {
+    let mut lengths = vec![0, 1, 2, 3];
+    for bits in 2..usize::BITS {
+        let p = 1usize << bits;
+        if p + 1 >= max_m {
+            break;
+        }
+        lengths.extend([p - 1, p, p + 1]);
+    }
+    lengths.push(max_m);
+    lengths.dedup();
+    lengths
+}
+
+/// Sign patterns: all plus, all minus, random eventually periodic ones of several
+/// shapes (including the Dawson shape, preperiod 53 and period 34), and random signs
+/// with no period within the range.
+pub fn check_characters(max_m: usize, rng: &mut SplitMix64) -> Vec<BlockSigns> {
+    let mut random = |preperiod: usize, period: usize| {
+        let head = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+        BlockSigns::new(head, preperiod, period)
+    };
+    let mut characters = vec![BlockSigns::constant(1), BlockSigns::constant(-1)];
+    for (preperiod, period) in [(53, 34), (53, 34), (0, 1), (1, 2), (4, 7), (10, 3), (53, 17), (2 * max_m + 2, 1)] {
+        characters.push(random(preperiod, period));
+    }
+    characters
+}
+
+/// Compares `variant` with [`series_reference`]: each character alone, then all of
+/// them in one batch (more than one lane group), for every length of
+/// [`check_lengths`] and every modulus of [`check_moduli`].
 pub fn check_variant(variant: SeriesVariant, max_m: usize) -> Result<(), String> {
-    let mut rng = SplitMix64(0x5E41E5);
+    let mut rng = SplitMix64(0x5E41E5 + max_m as u64);
+    let characters = check_characters(max_m, &mut rng);
     for modulus in check_moduli() {
-        let all_plus = vec![1i8; 2 * max_m + 2];
-        let random: Vec<i8> = (0..2 * max_m + 2).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
-        for (kind, signs) in [("all-plus", &all_plus), ("random", &random)] {
-            let expected = series_reference(signs, max_m, modulus);
-            let got = variant.run(signs, max_m, modulus);
-            if got != expected {
-                let k = (0..=max_m).find(|&k| got.get(k) != expected.get(k));
-                return Err(format!("series {variant}: {kind} signs, M'={modulus}: first difference at u^{k:?}"));
+        let expected: Vec<Vec<u64>> =
+            characters.iter().map(|s| series_reference(&s.materialize(2 * max_m + 2), max_m, modulus)).collect();
+        for m in check_lengths(max_m) {
+            for (index, signs) in characters.iter().enumerate() {
+                let got = variant.run(std::slice::from_ref(signs), m, modulus);
+                if got[..] != expected[index][..=m] {
+                    let k = (0..=m).find(|&k| got.get(k) != expected[index].get(k));
+                    return Err(format!(
+                        "series {variant}: character {index}, m={m}, M'={modulus}: first difference at u^{k:?}"
+                    ));
+                }
             }
+        }
+        let batch = variant.run(&characters, max_m, modulus);
+        let want: Vec<u64> = (0..=max_m)
+            .map(|k| (expected.iter().map(|c| c[k] as u128).sum::<u128>() % modulus as u128) as u64)
+            .collect();
+        if batch != want {
+            return Err(format!(
+                "series {variant}: the batch of {} characters differs, M'={modulus}",
+                characters.len()
+            ));
         }
     }
     Ok(())
@@ -54,7 +104,7 @@ mod tests {
     #[test]
     fn every_variant_matches_the_reference() {
         for &v in SeriesVariant::ALL {
-            check_variant(v, 120).unwrap();
+            check_variant(v, 70).unwrap();
         }
     }
 }

@@ -10,10 +10,38 @@
 //!
 //! Every variant returns `c(0..=m)` modulo an even modulus `M'` (the caller sums the 16
 //! characters modulo `16·M` and divides by 16).
+//!
+//! # The forms the variants use
+//!
+//! * `reference` (the seed, section 12): the quotient by long division and the square
+//!   root with the halving rule, modulo `2M'`. O(m^2).
+//! * The Catalan form. Numerator minus denominator is exactly `4E`, so with `D` the
+//!   denominator and `x = E/D` the series under the root is `1 + 4x`. Writing the root
+//!   as `1 + 2T` gives `T + T^2 = x`, with `T_0 = 0` and
+//!   `T_k = x_k - Σ_{0<i<k} T_i·T_{k-i}`: integer coefficients and no halving. Then
+//!   `c(k) = 2·T_k` for `k >= 1`, so `T` modulo `M'/2` gives `c` modulo `M'`.
+//! * `x` is rational. The signs are eventually periodic ([`BlockSigns`]), so with `P`
+//!   their period in `u` both `E·(1-u^P)` and `Ô·(1-u^P)` are polynomials `A`, `B`, and
+//!   `x = A·(1-u^P) / ((1-u^P-A)^2 - u·B^2)`, a quotient of two integer polynomials of
+//!   degree below 100: its coefficients follow a linear recurrence ([`rational`]).
+//! * `catalan-scalar`: the recurrence for `T` in `u128` modulo `M'/2`, O(m^2/4).
+//! * `catalan`: the same modulo each factor of `M'/2 = 2^k·q` ([`split`]): wrapping
+//!   machine arithmetic for `2^k`, lazily reduced `u64` lanes for the odd `q`; the
+//!   convolution as vectorised dot products. O(m^2/4).
+//! * `newton`: `T <- T - (T^2 + T - x)/(2T + 1)` with the products by number-theoretic
+//!   transforms ([`crate::kernels::ntt`]), O(m log m).
 
+pub mod catalan;
+pub mod catalan_scalar;
 pub mod check;
+pub mod newton;
+pub mod rational;
 pub mod reference;
+pub mod split;
 
+pub use catalan::series_catalan;
+pub use catalan_scalar::series_catalan_scalar;
+pub use newton::series_newton;
 pub use reference::series_reference;
 
 use crate::kernels::variant_enum;
@@ -22,29 +50,147 @@ use crate::kernels::variant_enum;
 /// `2·M'` in `u64` residues with `u128` products.
 pub const SERIES_MODULUS_LIMIT: u64 = 1 << 62;
 
+/// An eventually periodic sequence of block signs `w(L) = ±1`, `L >= 0`: explicit below
+/// `preperiod`, then repeating with `period`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockSigns {
+    /// `w(0 .. preperiod + period)`.
+    head: Vec<i8>,
+    preperiod: usize,
+    period: usize,
+}
+
+impl BlockSigns {
+    /// The signs `head[0..]` for `L < preperiod + period`, repeating with `period` from
+    /// `preperiod` on.
+    ///
+    /// # Panics
+    /// If `period` is 0, `head.len() != preperiod + period`, or a sign is not ±1.
+    pub fn new(head: Vec<i8>, preperiod: usize, period: usize) -> Self {
+        assert!(period > 0, "the period of the block signs must be positive");
+        assert_eq!(head.len(), preperiod + period, "head must hold the preperiod and one period");
+        assert!(head.iter().all(|&s| s == 1 || s == -1), "block signs must be ±1");
+        Self { head, preperiod, period }
+    }
+
+    /// The same sequence with the shortest period and then the shortest preperiod that
+    /// describe it (a character that ignores some bits of the Dawson values often repeats
+    /// sooner than the values do, and a shorter description gives a shorter recurrence).
+    pub fn minimized(&self) -> Self {
+        // A period of the repeating tail must divide `self.period` (the tail is periodic
+        // with both, hence with their gcd); take the smallest divisor that works.
+        let p = self.period;
+        let tail = |l: usize| self.sign(self.preperiod + l);
+        let period = (1..=p).find(|&d| p.is_multiple_of(d) && (0..p).all(|l| tail(l) == tail(l + d))).unwrap_or(p);
+        // Walk the preperiod back while the value one period later still agrees.
+        let mut preperiod = self.preperiod;
+        while preperiod > 0 && self.sign(preperiod - 1) == self.sign(preperiod - 1 + period) {
+            preperiod -= 1;
+        }
+        Self::new(self.materialize(preperiod + period), preperiod, period)
+    }
+
+    /// The same sign for every block length.
+    pub fn constant(sign: i8) -> Self {
+        Self::new(vec![sign], 0, 1)
+    }
+
+    /// Signs with no periodic structure: `signs[L]` for `L < signs.len()`, then `+1`
+    /// forever (series up to `u^m` only read `L <= 2m + 1`).
+    pub fn from_prefix(signs: &[i8]) -> Self {
+        let mut head = signs.to_vec();
+        head.push(1);
+        Self::new(head, signs.len(), 1)
+    }
+
+    /// `w(len)`.
+    #[inline]
+    pub fn sign(&self, len: usize) -> i8 {
+        if len < self.head.len() {
+            self.head[len]
+        } else {
+            self.head[self.preperiod + (len - self.preperiod) % self.period]
+        }
+    }
+
+    /// `w(0..len)` as a vector.
+    pub fn materialize(&self, len: usize) -> Vec<i8> {
+        (0..len).map(|l| self.sign(l)).collect()
+    }
+
+    /// The first length from which the signs repeat.
+    pub fn preperiod(&self) -> usize {
+        self.preperiod
+    }
+
+    /// The period in block lengths.
+    pub fn period(&self) -> usize {
+        self.period
+    }
+}
+
 variant_enum! {
     /// The character-series implementations.
     pub enum SeriesVariant {
         /// Long division, then the square root with the halving rule: O(m^2), the reference.
         Reference => "reference",
+        /// `T + T^2 = x` with `x` from its recurrence, plain `u128` arithmetic: O(m^2/4).
+        CatalanScalar => "catalan-scalar",
+        /// `T + T^2 = x` modulo each factor `2^k`, `q` of the modulus, dot products in lanes.
+        Catalan => "catalan",
+        /// Newton's iteration for `T` with NTT products: O(m log m).
+        Newton => "newton",
     }
 }
 
 impl SeriesVariant {
-    /// `c(0..=m) mod modulus` for the character whose block signs are `signs[L]`,
-    /// `L = 0..=2m+1` (each `±1`).
+    /// `Σ_h c_h(0..=m) mod modulus` over the characters whose block signs are
+    /// `characters` (the game sums all 16; the checks also run them one at a time).
     ///
     /// # Panics
-    /// If `signs` is shorter than `2m + 2`, or `modulus` is odd, below 2 or not below
-    /// [`SERIES_MODULUS_LIMIT`].
-    pub fn run(self, signs: &[i8], m: usize, modulus: u64) -> Vec<u64> {
-        assert!(signs.len() >= 2 * m + 2, "need block signs up to 2m+1 = {}", 2 * m + 1);
+    /// If `modulus` is odd, below 2 or not below [`SERIES_MODULUS_LIMIT`], or (`newton`)
+    /// if `m` is beyond [`newton::MAX_HALF_PINS`].
+    pub fn run(self, characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
         assert!(
             modulus >= 2 && modulus.is_multiple_of(2) && modulus < SERIES_MODULUS_LIMIT,
             "series modulus {modulus} must be even, at least 2 and below 2^62"
         );
         match self {
-            SeriesVariant::Reference => series_reference(signs, m, modulus),
+            SeriesVariant::Reference => {
+                let mut sum = vec![0u64; m + 1];
+                for signs in characters {
+                    let c = series_reference(&signs.materialize(2 * m + 2), m, modulus);
+                    for (s, v) in sum.iter_mut().zip(c) {
+                        *s = ((*s as u128 + v as u128) % modulus as u128) as u64;
+                    }
+                }
+                sum
+            }
+            SeriesVariant::CatalanScalar => series_catalan_scalar(characters, m, modulus),
+            SeriesVariant::Catalan => series_catalan(characters, m, modulus),
+            SeriesVariant::Newton => series_newton(characters, m, modulus),
         }
     }
+
+    /// How many characters one call should get, so that the lanes are full: the game
+    /// hands each job this many characters.
+    pub fn batch_width(self) -> usize {
+        match self {
+            SeriesVariant::Catalan => split::LANES,
+            _ => 1,
+        }
+    }
+}
+
+/// `Σ_h c_h(0..=m) mod modulus` from `Σ_h T_h(0..=m) mod modulus/2` over `characters`
+/// characters: `c_h(0) = 1` and `c_h(k) = 2·T_h(k)` for `k >= 1`.
+pub(crate) fn c_sum_from_t_sum(t_sum: &[u64], characters: usize, modulus: u64) -> Vec<u64> {
+    t_sum
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| {
+            debug_assert!(t < modulus / 2);
+            if k == 0 { (characters as u64) % modulus } else { 2 * t }
+        })
+        .collect()
 }

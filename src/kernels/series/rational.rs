@@ -1,0 +1,191 @@
+//! `x = E/D` as a quotient of two integer polynomials, from eventually periodic signs.
+//!
+//! With `e_j = w(2j)` (`e_0 = 0`: there is no block of length 0) and `o_j = w(2j+1)`,
+//! both sequences repeat with period `P` in `j` from `j0 = max(1, ceil(preperiod/2))` on, where
+//! `P` is the sign period `p` when `p` is odd and `p/2` when it is even (`2P ≡ 0 mod p`).
+//! So `A = E·(1-u^P)` and `B = Ô·(1-u^P)` are polynomials of degree below `j0 + P`, and
+//! with `Z = 1 - u^P`:
+//!
+//! ```text
+//! x = E / ((1-E)^2 - u·Ô^2) = A·Z / ((Z - A)^2 - u·B^2)
+//! ```
+//!
+//! The denominator starts with 1 (`A_0 = 0`), so `x_k = num_k - Σ_{i>=1} den_i·x_{k-i}`:
+//! a linear recurrence of order `deg den <= 2(j0 + P)` (88 for the Dawson signs) with
+//! small integer coefficients.
+
+use super::BlockSigns;
+use super::split::SplitModulus;
+
+/// `x = num / den` with `den[0] = 1`; exact integer coefficients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RationalX {
+    /// Numerator coefficients, lowest first.
+    pub num: Vec<i64>,
+    /// Denominator coefficients, lowest first; `den[0] = 1`.
+    pub den: Vec<i64>,
+}
+
+impl RationalX {
+    /// The rational form of `x` for the block signs `signs`.
+    pub fn new(signs: &BlockSigns) -> Self {
+        let p = signs.period();
+        let period = if p.is_multiple_of(2) { p / 2 } else { p };
+        // e_0 = 0 is never part of the periodic stretch: start it at j0 >= 1.
+        let len = signs.preperiod().div_ceil(2).max(1) + period;
+        let e = |j: usize| if j == 0 { 0 } else { signs.sign(2 * j) as i64 };
+        let o = |j: usize| signs.sign(2 * j + 1) as i64;
+        let times_z = |f: &dyn Fn(usize) -> i64| -> Vec<i64> {
+            (0..len).map(|k| f(k) - if k >= period { f(k - period) } else { 0 }).collect()
+        };
+        let a = times_z(&e);
+        let b = times_z(&o);
+        debug_assert!((len..len + period).all(|k| e(k) == e(k - period) && o(k) == o(k - period)));
+
+        let mut z = vec![0i64; period + 1];
+        z[0] = 1;
+        z[period] = -1;
+        let num = trim(multiply(&a, &z));
+        let z_minus_a = subtract(&z, &a);
+        let mut shifted_b_sq = vec![0];
+        shifted_b_sq.extend(multiply(&b, &b));
+        let den = trim(subtract(&multiply(&z_minus_a, &z_minus_a), &shifted_b_sq));
+        assert_eq!(den[0], 1);
+        Self { num, den }
+    }
+
+    /// The order of the recurrence, `deg den`.
+    pub fn order(&self) -> usize {
+        self.den.len() - 1
+    }
+
+    /// `x_0..=x_m` exactly in `i128`, for tests (the values grow like `c^k`: small `m`
+    /// only).
+    pub fn coefficients_exact(&self, m: usize) -> Vec<i128> {
+        let mut x = vec![0i128; m + 1];
+        for k in 0..=m {
+            let mut v = *self.num.get(k).unwrap_or(&0) as i128;
+            for i in 1..self.den.len().min(k + 1) {
+                v -= self.den[i] as i128 * x[k - i];
+            }
+            x[k] = v;
+        }
+        x
+    }
+}
+
+/// `x_0..=x_m mod n` (`2 <= n < 2^62`) from the recurrence, modulo each factor of
+/// `n = 2^k·q` ([`super::split`]) with machine arithmetic, then recombined: wrapping
+/// `u64` sums for `2^k`, exact `i64` sums for `q < 2^31`, `i128` for larger `q`.
+pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
+    let split = SplitModulus::new(n);
+    let mask = if split.two_bits >= 64 { u64::MAX } else { (1u64 << split.two_bits) - 1 };
+    let order = rational.order();
+    // den_1..den_order reversed, so a lag window of x reads forwards.
+    let den_reversed: Vec<i64> = rational.den[1..].iter().rev().copied().collect();
+    let numerator = |k: usize| *rational.num.get(k).unwrap_or(&0);
+    let window = |k: usize| (order - order.min(k), k - order.min(k)..k);
+
+    let mut x2 = vec![0u64; m + 1];
+    for k in 0..=m {
+        let (skip, lags) = window(k);
+        let sum = den_reversed[skip..]
+            .iter()
+            .zip(&x2[lags])
+            .fold(0u64, |s, (&d, &x)| s.wrapping_add((d as u64).wrapping_mul(x)));
+        x2[k] = (numerator(k) as u64).wrapping_sub(sum) & mask;
+    }
+    let q = split.odd;
+    let mut xq = vec![0u64; m + 1];
+    // |num_k - Σ den_i·x_{k-i}| <= max|num| + Σ|den_i|·(q - 1): exact in i64 when that
+    // is below 2^63.
+    let den_weight: u128 = rational.den.iter().map(|&d| d.unsigned_abs() as u128).sum();
+    let num_max = rational.num.iter().map(|&c| c.unsigned_abs() as u128).max().unwrap_or(0);
+    if q > 1 && num_max + den_weight * (q as u128) < 1 << 63 {
+        for k in 0..=m {
+            let (skip, lags) = window(k);
+            let sum: i64 = den_reversed[skip..].iter().zip(&xq[lags]).map(|(&d, &x)| d * x as i64).sum();
+            xq[k] = (numerator(k) - sum).rem_euclid(q as i64) as u64;
+        }
+    } else if q > 1 {
+        for k in 0..=m {
+            let (skip, lags) = window(k);
+            let sum: i128 = den_reversed[skip..].iter().zip(&xq[lags]).map(|(&d, &x)| d as i128 * x as i128).sum();
+            xq[k] = (numerator(k) as i128 - sum).rem_euclid(q as i128) as u64;
+        }
+    }
+    let inverse = split.inverse_of_pow2();
+    x2.iter().zip(&xq).map(|(&r2, &rq)| split.combine(r2, rq, inverse)).collect()
+}
+
+fn multiply(a: &[i64], b: &[i64]) -> Vec<i64> {
+    let mut out = vec![0i64; a.len() + b.len() - 1];
+    for (i, &ai) in a.iter().enumerate() {
+        for (j, &bj) in b.iter().enumerate() {
+            out[i + j] += ai * bj;
+        }
+    }
+    out
+}
+
+fn subtract(a: &[i64], b: &[i64]) -> Vec<i64> {
+    (0..a.len().max(b.len())).map(|k| a.get(k).unwrap_or(&0) - b.get(k).unwrap_or(&0)).collect()
+}
+
+fn trim(mut v: Vec<i64>) -> Vec<i64> {
+    while v.len() > 1 && *v.last().unwrap() == 0 {
+        v.pop();
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+
+    /// `x = E / D` by long division of the exact series, straight from the definitions.
+    fn x_by_division(signs: &BlockSigns, m: usize) -> Vec<i128> {
+        let e: Vec<i128> = (0..=m).map(|j| if j == 0 { 0 } else { signs.sign(2 * j) as i128 }).collect();
+        let o: Vec<i128> = (0..=m).map(|j| signs.sign(2 * j + 1) as i128).collect();
+        let d: Vec<i128> = (0..=m)
+            .map(|k| {
+                let one_minus_e_sq: i128 =
+                    (0..=k).map(|i| (i128::from(i == 0) - e[i]) * (i128::from(k == i) - e[k - i])).sum();
+                let o_sq: i128 = if k == 0 { 0 } else { (0..k).map(|i| o[i] * o[k - 1 - i]).sum() };
+                one_minus_e_sq - o_sq
+            })
+            .collect();
+        let mut x = vec![0i128; m + 1];
+        for k in 0..=m {
+            x[k] = e[k] - (1..=k).map(|i| d[i] * x[k - i]).sum::<i128>();
+        }
+        x
+    }
+
+    #[test]
+    fn split_recurrence_matches_the_u128_one() {
+        use crate::kernels::series::catalan_scalar::x_coefficients_u128;
+        let mut rng = SplitMix64(0xB8);
+        for (preperiod, period) in [(0, 1), (53, 34), (7, 9)] {
+            let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            let rational = RationalX::new(&BlockSigns::new(head, preperiod, period));
+            for n in [2u64, 3, 8_000_000_000, 8 * 1_000_000_007, 1 << 35, 8 * ((1 << 58) - 1), (1 << 61) + 3] {
+                assert_eq!(x_coefficients(&rational, 300, n), x_coefficients_u128(&rational, 300, n), "n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn recurrence_matches_long_division() {
+        let mut rng = SplitMix64(0xA7);
+        for (preperiod, period) in [(0, 1), (0, 2), (3, 1), (5, 4), (53, 34), (7, 9), (1, 3)] {
+            let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            let signs = BlockSigns::new(head, preperiod, period);
+            let rational = RationalX::new(&signs);
+            assert!(rational.order() <= 2 * (preperiod.div_ceil(2).max(1) + period));
+            // Values grow at most like 5^k; 40 terms stay far inside i128.
+            assert_eq!(rational.coefficients_exact(40), x_by_division(&signs, 40), "{preperiod}+{period}");
+        }
+    }
+}
