@@ -136,7 +136,7 @@ pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler)
     let p = params.modulus as u32;
     let len = params.transform_len();
     let mut spectrum = vec![0u32; len as usize];
-    freq.run(params.cards as usize, p, &mut spectrum);
+    freq.run(params.cards as usize, p, &mut spectrum, sched);
     wht.run(&mut spectrum, p, sched);
     let sum = powsum.run(&spectrum, params.suits, p, sched) as u64;
     let inv_len = inv_mod(len % params.modulus, params.modulus).expect("L is a power of two and p an odd prime");
