@@ -23,7 +23,7 @@ pub use parallel::wht_parallel;
 pub use reference::wht_reference;
 pub use scalar::wht_scalar;
 pub use simd::wht_simd;
-pub use tiled::{Tiling, wht_tiled, wht_tiled_with};
+pub use tiled::{Tiling, wht_tiled, wht_tiled_then, wht_tiled_with};
 
 use crate::kernels::variant_enum;
 use crate::sched::Scheduler;
