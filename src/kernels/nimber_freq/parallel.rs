@@ -28,7 +28,9 @@ pub fn nimber_freq_parallel_with(n: usize, p: u32, out: &mut [u32], geometry: Ge
         return super::nimber_freq_linear(n, p, out);
     }
     let plan = Plan::new(n, p, geometry, sched);
-    out[n..].fill(0);
+    // The zero tail is up to half the buffer, and writing it is what first touches (and
+    // faults in) its pages: spread it over the threads too.
+    sched.for_each_chunk(&mut out[n..], 1 << 20, |_, zeros| zeros.fill(0));
     let per_job = plan.chunks().div_ceil(JOBS);
     let job_len = geometry.chunk_len() * per_job;
     let ends: Vec<AtomicU32> = (0..n.div_ceil(job_len)).map(|_| AtomicU32::new(0)).collect();

@@ -123,14 +123,16 @@ pub fn wht_tiled_with(data: &mut [u32], p: u32, tiling: &Tiling, sched: &Schedul
         return wht_scalar(data, p);
     }
     let lanes = ModLanes::new(p).expect("the caller checked p");
-    wht_tiled_then(data, &lanes, tiling, sched, true, &|_: &[u32]| 0);
+    wht_tiled_then(data, &lanes, tiling, sched, true, &|_: &[u32]| 0, 1);
 }
 
 /// Runs the tiled transform (`data.len() >= 16`, a power of two) and hands every tile of
 /// the last pass, once transformed, to `finish`; returns the sum of what it returned.
 /// With `write_back` false the last pass does not store its tiles into `data` (which
 /// then holds partly transformed values): a consumer such as a power sum saves a write
-/// of the whole array.
+/// of the whole array. `last_weight` is the cost of the last pass relative to the others,
+/// for the progress bar.
+#[allow(clippy::too_many_arguments)]
 pub fn wht_tiled_then<F>(
     data: &mut [u32],
     lanes: &ModLanes,
@@ -138,20 +140,25 @@ pub fn wht_tiled_then<F>(
     sched: &Scheduler,
     write_back: bool,
     finish: &F,
+    last_weight: u64,
 ) -> u64
 where
     F: Fn(&[u32]) -> u64 + Sync,
 {
     assert!(data.len().is_power_of_two() && data.len() >= LANES, "tiled WHT length {} too short", data.len());
     let plan = tiling.plan(data.len().trailing_zeros());
-    let progress = sched.progress((plan.len() * data.len()) as u64, "transform");
+    let units = (plan.len() as u64 - 1 + last_weight) * data.len() as u64;
+    let progress = sched.progress(units, "transform");
     let mut total = 0;
     for (i, &pass) in plan.iter().enumerate() {
         let last = (i + 1 == plan.len()).then_some(finish);
+        let weight = if last.is_some() { last_weight } else { 1 };
         total += match pass {
-            Pass::Blocks { l1_log, block_log } => block_pass(data, lanes, l1_log, block_log, sched, last, &progress),
+            Pass::Blocks { l1_log, block_log } => {
+                block_pass(data, lanes, l1_log, block_log, sched, last, &progress, weight)
+            }
             Pass::Columns { lo, hi } => {
-                column_pass(data, lanes, (lo, hi), tiling, sched, last, write_back || last.is_none(), &progress)
+                column_pass(data, lanes, (lo, hi), tiling, sched, last, write_back || last.is_none(), &progress, weight)
             }
         };
     }
@@ -168,6 +175,7 @@ fn block_pass<F: Fn(&[u32]) -> u64 + Sync>(
     sched: &Scheduler,
     finish: Option<&F>,
     progress: &Progress,
+    weight: u64,
 ) -> u64 {
     let total = AtomicU64::new(0);
     sched.for_each_chunk(data, 1 << block_log, |_, block| {
@@ -179,7 +187,7 @@ fn block_pass<F: Fn(&[u32]) -> u64 + Sync>(
         if let Some(f) = finish {
             total.fetch_add(f(block), Ordering::Relaxed);
         }
-        progress.inc(block.len() as u64);
+        progress.inc(weight * block.len() as u64);
     });
     total.into_inner()
 }
@@ -195,6 +203,7 @@ fn column_pass<F: Fn(&[u32]) -> u64 + Sync>(
     finish: Option<&F>,
     write_back: bool,
     progress: &Progress,
+    weight: u64,
 ) -> u64 {
     let rows = 1usize << (hi - lo);
     let row_len = 1usize << lo;
@@ -241,7 +250,7 @@ fn column_pass<F: Fn(&[u32]) -> u64 + Sync>(
             }
         }
         store_fence();
-        progress.inc((rows * job_width) as u64);
+        progress.inc(weight * (rows * job_width) as u64);
     });
     total.into_inner()
 }
