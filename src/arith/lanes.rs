@@ -7,6 +7,7 @@
 //! | [`ModLanes::half`] | `[0, p)` | `[0, p)`, `a·2^-1` | `a·(p+1)/2 mod p` |
 //! | [`ModLanes::mul`] | `a·b < p·2^32` (e.g. both below `p`) | `[0, p)`, `a·b·2^-32` | [`Montgomery32::mul`] |
 //! | [`ModLanes::pow`] | Montgomery forms in `[0, p)` | form of `x^e` in `[0, p)` | [`Montgomery32::pow`] |
+//! | [`ModLanes::mul_lazy`], [`ModLanes::pow_lazy`] | below `2p`, `p < 2^30` | below `2p` | the same, mod `p` |
 //!
 //! Every result is fully reduced, so no caller has to track a lazy range. The branch-free
 //! corrections all use one trick: for a wrapped `u32` value `r` that represents a number
@@ -21,6 +22,11 @@
 //!
 //! With AVX-512F the product uses `vpmuludq` directly (six per sixteen lanes); other
 //! builds use `wide`'s portable high/low products, which compute the same values.
+//!
+//! The lazy product, for `p < 2^30` (the Project Euler prime is one), is the *additive*
+//! REDC `(t + m·p)/R` with `m = -t·p^-1 mod R`: for inputs below `2p`, `t < 4p^2 <= p·R`,
+//! so the result is below `2p` with no correction at all, one operation fewer per vector
+//! than the subtractive form and two fewer than the reduced one.
 
 use super::Montgomery32;
 use wide::u32x16;
@@ -34,6 +40,8 @@ pub struct ModLanes {
     p: u32x16,
     /// `p^-1 mod 2^32` (the subtractive REDC uses `+p^-1`, not `-p^-1`).
     p_inv: u32x16,
+    /// `-p^-1 mod 2^32`, for the additive (lazy) REDC.
+    neg_p_inv: u32x16,
     /// `R^2 mod p`, to move residues into Montgomery form with one product.
     r2: u32x16,
     scalar: Montgomery32,
@@ -47,6 +55,7 @@ impl ModLanes {
         Some(Self {
             p: u32x16::splat(p),
             p_inv: u32x16::splat(scalar.neg_p_inv().wrapping_neg()),
+            neg_p_inv: u32x16::splat(scalar.neg_p_inv()),
             r2: u32x16::splat(r2),
             scalar,
         })
@@ -106,6 +115,47 @@ impl ModLanes {
     pub fn mul(&self, a: u32x16, b: u32x16) -> u32x16 {
         let r = self.redc_difference(a, b);
         r.min(r + self.p)
+    }
+
+    /// Whether the lazy products apply: `p < 2^30`.
+    #[inline(always)]
+    pub fn lazy_ok(&self) -> bool {
+        self.modulus() < 1 << 30
+    }
+
+    /// Lazy Montgomery product: a value below `2p` congruent to `a·b·2^-32`, for `a, b < 2p`
+    /// and `p < 2^30` (see [`ModLanes::lazy_ok`]).
+    #[inline(always)]
+    pub fn mul_lazy(&self, a: u32x16, b: u32x16) -> u32x16 {
+        debug_assert!(self.lazy_ok());
+        redc_additive(a, b, self.p, self.neg_p_inv)
+    }
+
+    /// `x mod p` for lanes below `2p`.
+    #[inline(always)]
+    pub fn reduce_2p(&self, x: u32x16) -> u32x16 {
+        x.min(x - self.p)
+    }
+
+    /// [`ModLanes::pow`] with lazy products (`p < 2^30`): forms below `2p` in, a form
+    /// below `2p` out (not reduced).
+    #[inline(always)]
+    pub fn pow_lazy<const G: usize>(&self, x: [u32x16; G], e: u64) -> [u32x16; G] {
+        if e == 0 {
+            return [u32x16::splat(self.scalar.one()); G];
+        }
+        let mut acc = x;
+        for bit in (0..63 - e.leading_zeros()).rev() {
+            for a in acc.iter_mut() {
+                *a = self.mul_lazy(*a, *a);
+            }
+            if e >> bit & 1 == 1 {
+                for (a, &b) in acc.iter_mut().zip(x.iter()) {
+                    *a = self.mul_lazy(*a, b);
+                }
+            }
+        }
+        acc
     }
 
     /// `hi(a·b) - hi(q·p)` with `q = a·b·p^-1 mod 2^32`, per lane, wrapping: a number in
@@ -264,6 +314,42 @@ pub fn store_fence() {
     };
 }
 
+/// `(a·b + m·p) / 2^32` with `m = -a·b·p^-1 mod 2^32`, per lane: below `2p` when
+/// `a·b < p·2^32`, exact (the low halves sum to a multiple of 2^32).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+fn redc_additive(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
+    // SAFETY: compiled only when the build enables avx512f (the cfg above).
+    unsafe { redc_additive_avx512(a, b, p, neg_p_inv) }
+}
+
+/// The AVX-512 body of [`redc_additive`]: as [`redc_difference_avx512`], with a 64-bit
+/// sum instead of a difference (`t + m·p < 4p^2 + 2^32·p < 2^63` for `p < 2^30`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn redc_additive_avx512(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
+    use core::arch::x86_64::{__m512i, _mm512_add_epi64, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_srli_epi64};
+    let (a, b) = (__m512i::from(a), __m512i::from(b));
+    let (p, neg_p_inv) = (__m512i::from(p), __m512i::from(neg_p_inv));
+    let t_even = _mm512_mul_epu32(a, b);
+    let t_odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
+    let s_even = _mm512_add_epi64(t_even, _mm512_mul_epu32(_mm512_mul_epu32(t_even, neg_p_inv), p));
+    let s_odd = _mm512_add_epi64(t_odd, _mm512_mul_epu32(_mm512_mul_epu32(t_odd, neg_p_inv), p));
+    u32x16::from(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(s_even), s_odd))
+}
+
+/// The portable form of [`redc_additive`]: `hi(t) + hi(m·p)`, plus the carry out of the
+/// low halves, which sum to 0 or 2^32 (1 exactly when `lo(t)` is not 0).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+#[inline(always)]
+fn redc_additive(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
+    let t_low = a * b;
+    let m = t_low * neg_p_inv;
+    let carry = !t_low.simd_eq(u32x16::ZERO) & u32x16::ONE;
+    a.mul_keep_high(b) + m.mul_keep_high(p) + carry
+}
+
 /// The AVX-512 body of [`ModLanes::redc_difference`] (intrinsics are only safe to call
 /// inside a function that names the feature).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
@@ -354,6 +440,40 @@ mod tests {
             lane_by_lane("mul", p, |a, b| m.mul(a, b), |a, b| s.mul(a, b));
             lane_by_lane("to_form", p, |a, _| m.to_form(a), |a, _| s.to_form(a));
             lane_by_lane("from_form", p, |a, _| m.from_form(a), |a, _| s.from_form(a));
+        }
+    }
+
+    #[test]
+    fn lazy_products_and_powers_stay_below_2p_and_agree_mod_p() {
+        for p in [3u32, 5, 65_537, 998_244_353, 1_000_000_007, 1_073_741_789] {
+            let m = ModLanes::new(p).unwrap();
+            assert!(m.lazy_ok());
+            let s = *m.scalar();
+            let mut rng = SplitMix64(p as u64 + 1);
+            let edges = [0, 1, 2, p - 1, p, p + 1, 2 * p - 2, 2 * p - 1];
+            let mut values: Vec<u32> = edges.to_vec();
+            values.extend((0..200).map(|_| rng.below(2 * p as u64) as u32));
+            for chunk in values.chunks(LANES) {
+                let a = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| chunk[i % chunk.len()]));
+                for b in [a, u32x16::splat(2 * p - 1), u32x16::splat(p), a.shuffle(u32x16::splat(3))] {
+                    let got = m.mul_lazy(a, b).to_array();
+                    let reduced = m.reduce_2p(m.mul_lazy(a, b)).to_array();
+                    for i in 0..LANES {
+                        let (x, y) = (a.to_array()[i], b.to_array()[i]);
+                        let expected = s.mul(x % p, y % p);
+                        assert!(got[i] < 2 * p, "p={p} {x}·{y} gave {} >= 2p", got[i]);
+                        assert_eq!(reduced[i], expected, "p={p} {x}·{y}");
+                    }
+                }
+                for e in [1u64, 2, 10_000_000, p as u64 - 2, u64::MAX] {
+                    let [got] = m.pow_lazy([a], e);
+                    for (i, &g) in got.to_array().iter().enumerate() {
+                        assert!(g < 2 * p);
+                        assert_eq!(g % p, s.pow(a.to_array()[i] % p, e), "p={p} e={e}");
+                    }
+                }
+            }
+            assert!(!ModLanes::new(1_073_741_827).unwrap().lazy_ok()); // the first prime above 2^30
         }
     }
 

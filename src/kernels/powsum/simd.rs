@@ -39,12 +39,15 @@ pub fn plain_power_sum_lanes(lanes: &ModLanes, values: &[u32], e: u64) -> u32 {
     lanes.sum(acc)
 }
 
-/// The lane-wise sum of `x^e·R^-(e-1)` over one group of values.
+/// The lane-wise sum of `x^e·R^-(e-1)` over one group of values: with lazy products
+/// (values below `2p`, reduced once at the end) when `p < 2^30`.
 #[inline(always)]
 fn power_group(lanes: &ModLanes, group: &[u32; GROUP_VALUES], e: u64) -> u32x16 {
     let vectors = group.as_chunks::<LANES>().0;
     let bases: [u32x16; GROUP] = std::array::from_fn(|i| u32x16::from(vectors[i]));
-    lanes.pow(bases, e).into_iter().fold(u32x16::ZERO, |acc, v| lanes.add(acc, v))
+    let powers =
+        if lanes.lazy_ok() { lanes.pow_lazy(bases, e).map(|v| lanes.reduce_2p(v)) } else { lanes.pow(bases, e) };
+    powers.into_iter().fold(u32x16::ZERO, |acc, v| lanes.add(acc, v))
 }
 
 /// Turns a sum of plain-input powers into `Σ x^e mod p`.
