@@ -72,11 +72,6 @@ impl Geometry {
         4 * ((n >> self.checkpoint_log) as u64 + 1)
     }
 
-    /// Bytes of one chunk's tables and outputs (one per thread).
-    pub fn scratch_bytes(&self) -> u64 {
-        (std::mem::size_of::<u32x16>() * (6 * self.steps + 10)) as u64
-    }
-
     /// Outputs per (full) chunk.
     pub fn chunk_len(&self) -> usize {
         2 * LANES * self.steps
@@ -142,11 +137,6 @@ impl Plan {
         let r = mont.one();
         let r3 = mont.mul(mont.to_form(r), mont.to_form(r));
         Self { n, geometry, lanes, checkpoints, r3: u32x16::splat(r3), half: p.div_ceil(2) }
-    }
-
-    /// The geometry.
-    pub fn geometry(&self) -> &Geometry {
-        &self.geometry
     }
 
     /// The scalar Montgomery constants.

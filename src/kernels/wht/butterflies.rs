@@ -1,6 +1,6 @@
 //! The lane building blocks of the fast transforms: one butterfly on sixteen pairs at a
 //! time, the four levels that pair lanes inside one vector, butterflies of `N` vectors
-//! held in registers, and the sweep that applies up to four levels per pass over a slice.
+//! held in registers, and the sweep that applies up to three levels per pass over a slice.
 //!
 //! Levels are numbered by the index bit they pair: element level `l` pairs `i` and
 //! `i + 2^l`. With sixteen lanes per vector, levels 0–3 pair lanes of the same vector

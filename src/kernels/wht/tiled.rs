@@ -16,8 +16,13 @@
 //!
 //! For 2^24 values that is two passes over the 64 MiB array: one for levels 0–15, one
 //! for levels 16–23 (256 rows of 256 columns per 256 KiB tile). Inside a cache, every
-//! sweep applies up to four levels with sixteen vectors in registers
+//! sweep applies up to three levels with eight vectors in registers
 //! ([`super::butterflies`]), so the data crosses even the L1 only a few times.
+//!
+//! Measured at 2^24 on one thread (Zen 4, minimum of 30 runs): the block pass 11 ms,
+//! close to its compute bound (20 ordinary levels at ~0.47 ns and 4 in-vector levels at
+//! ~0.98 ns per vector and level); the column pass 12 ms, of which the strided gather is
+//! about two thirds. A plain read+write pass over the same array takes about 3 ms.
 //!
 //! The same code runs on one thread (`tiled`) or on the scheduler's threads
 //! (`parallel`): a pass is a list of independent jobs (blocks, or bands of columns),
