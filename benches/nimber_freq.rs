@@ -4,24 +4,29 @@
 mod common;
 
 use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
-use gamecount::kernels::nimber_freq::NimberFreqVariant;
+use gamecount::arith::AlignedBuffer;
+use gamecount::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_linear};
+use gamecount::sched::Scheduler;
 
 const P: u32 = 1_000_000_007;
 const SIZES: [usize; 2] = [1 << 16, 10_000_000];
 
 fn bench(c: &mut criterion::Criterion) {
+    let sched = Scheduler::new(None).expect("scheduler");
+    eprintln!("parallel uses {} threads", sched.threads());
     let mut group = c.benchmark_group("nimber_freq");
     for n in SIZES {
-        let mut out = vec![0u32; n.next_power_of_two()];
-        let reference = {
-            NimberFreqVariant::ALL[0].run(n, P, &mut out);
-            out.clone()
-        };
+        // The pipeline's buffer: the transform length, 64-byte aligned.
+        let mut out = AlignedBuffer::zeroed(n.next_power_of_two());
+        let mut reference = vec![0u32; n.next_power_of_two()];
+        nimber_freq_linear(n, P, &mut reference);
         group.throughput(Throughput::Elements(n as u64));
         for &variant in NimberFreqVariant::ALL {
-            variant.run(n, P, &mut out);
-            assert_eq!(out, reference, "{variant} disagrees");
-            group.bench_function(BenchmarkId::new(variant.name(), n), |b| b.iter(|| variant.run(n, P, &mut out)));
+            variant.run(n, P, out.as_mut_slice(), &sched);
+            assert!(out.as_slice() == reference, "{variant} disagrees with the reference at N = {n}");
+            group.bench_function(BenchmarkId::new(variant.name(), n), |b| {
+                b.iter(|| variant.run(n, P, out.as_mut_slice(), &sched))
+            });
         }
     }
     group.finish();

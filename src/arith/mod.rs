@@ -5,9 +5,11 @@
 //! (the lazy SIMD forms keep values in `[0, 2p)` and say so).
 
 pub mod binomial;
+pub mod lanes;
 pub mod modp;
 pub mod montgomery;
 
 pub use binomial::FactorialTable;
+pub use lanes::{AlignedBuffer, LANES, ModLanes};
 pub use modp::{add_mod, inv_mod, is_prime, mul_mod, pow_mod, sub_mod};
 pub use montgomery::Montgomery32;

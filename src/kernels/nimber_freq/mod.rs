@@ -10,21 +10,35 @@
 //!
 //! The binomial tails are what make this quadratic if summed for each `v`; the linear
 //! variant carries them from one `k` to the next (seed section 9).
+//!
+//! Variants (see [`NimberFreqVariant`]): `linear`, the reference, full factorial tables
+//! and `u64` remainders; `lanes`, sixteen lanes each walking its own run of `k` with
+//! factorial tables built chunk by chunk in Montgomery arithmetic ([`lanes`] explains
+//! the layout); `parallel`, the chunks of `lanes` on the scheduler's threads.
 
 pub mod check;
 pub mod direct;
+pub mod lanes;
 pub mod linear;
+pub mod parallel;
 
 pub use direct::nimber_freq_direct;
+pub use lanes::{nimber_freq_lanes, nimber_freq_lanes_with};
 pub use linear::nimber_freq_linear;
+pub use parallel::{nimber_freq_parallel, nimber_freq_parallel_with};
 
 use crate::kernels::variant_enum;
+use crate::sched::Scheduler;
 
 variant_enum! {
     /// The frequency implementations.
     pub enum NimberFreqVariant {
         /// The tail recurrence over factorial tables, O(N): the reference.
         Linear => "linear",
+        /// Sixteen lanes, factorial tables per chunk, one thread.
+        Lanes => "lanes",
+        /// `lanes` with its chunks on the scheduler's threads.
+        Parallel => "parallel",
     }
 }
 
@@ -34,11 +48,13 @@ impl NimberFreqVariant {
     /// # Panics
     /// If `n == 0`, `out.len() < n`, or not `n < p < 2^31` (the factorial tables need
     /// `n < p`; `p` must be prime, which the caller validated).
-    pub fn run(self, n: usize, p: u32, out: &mut [u32]) {
+    pub fn run(self, n: usize, p: u32, out: &mut [u32], sched: &Scheduler) {
         assert!(n >= 1 && out.len() >= n, "need 1 <= n <= out.len(), got n={n}, len={}", out.len());
         assert!((n as u64) < p as u64 && p < 1 << 31, "need n < p < 2^31, got n={n}, p={p}");
         match self {
             NimberFreqVariant::Linear => nimber_freq_linear(n, p, out),
+            NimberFreqVariant::Lanes => nimber_freq_lanes(n, p, out),
+            NimberFreqVariant::Parallel => nimber_freq_parallel(n, p, out, sched),
         }
     }
 }

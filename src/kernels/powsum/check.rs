@@ -1,6 +1,7 @@
 //! The one cross-check for every power-sum variant against the scalar reference.
 
-use super::{PowsumVariant, powsum_scalar};
+use super::{PowsumVariant, parallel::CHUNK_VALUES, powsum_scalar, simd::GROUP};
+use crate::arith::LANES;
 use crate::kernels::SplitMix64;
 use crate::sched::Scheduler;
 
@@ -11,31 +12,51 @@ fn check_exponents(p: u32) -> Vec<u64> {
     vec![1, 2, 3, 10_000_000, order, order + 1, 3 * order + 1, u64::MAX]
 }
 
-/// Runs `variant` on value counts `0 ..= max_len` (every length, to hit every tail of a
-/// lane loop) with random residues and edge values, for several primes and exponents.
+/// Runs `variant` on value counts `0 ..= max_len` (every short length, to hit every
+/// tail of a lane loop) with random residues and edge values, for several primes and
+/// exponents; then on lengths around a lane group and a parallel chunk (±1, several
+/// chunks) for the largest primes.
 pub fn check_variant(variant: PowsumVariant, max_len: usize, sched: &Scheduler) -> Result<(), String> {
     let mut rng = SplitMix64(0x9075);
     for p in [1_000_000_007u32, 2_147_483_647, 3, 65_537] {
         for s in check_exponents(p) {
             for len in (0..=max_len).filter(|&n| n <= 40 || n % 37 == 0 || n == max_len) {
-                let values: Vec<u32> = (0..len)
-                    .map(|i| match i % 5 {
-                        0 => rng.below(p as u64) as u32,
-                        1 => p - 1,
-                        2 => 0,
-                        3 => 1,
-                        _ => rng.below(p as u64) as u32,
-                    })
-                    .collect();
-                let expected = powsum_scalar(&values, s, p);
-                let got = variant.run(&values, s, p, sched);
-                if got != expected {
-                    return Err(format!(
-                        "powsum {variant}: p={p} s={s} len={len}: got {got}, the reference gives {expected}"
-                    ));
-                }
+                compare(variant, &values(&mut rng, p, len), s, p, sched)?;
             }
         }
+    }
+    let group = LANES * GROUP;
+    let long = [group - 1, group, group + 1, CHUNK_VALUES - 1, CHUNK_VALUES + 1, 3 * CHUNK_VALUES + 17];
+    for p in [1_000_000_007u32, 2_147_483_647] {
+        for s in [10_000_000, u64::MAX] {
+            for len in long {
+                compare(variant, &values(&mut rng, p, len), s, p, sched)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `len` residues: random ones interleaved with `p - 1`, 0 and 1.
+fn values(rng: &mut SplitMix64, p: u32, len: usize) -> Vec<u32> {
+    (0..len)
+        .map(|i| match i % 5 {
+            1 => p - 1,
+            2 => 0,
+            3 => 1,
+            _ => rng.below(p as u64) as u32,
+        })
+        .collect()
+}
+
+fn compare(variant: PowsumVariant, values: &[u32], s: u64, p: u32, sched: &Scheduler) -> Result<(), String> {
+    let expected = powsum_scalar(values, s, p);
+    let got = variant.run(values, s, p, sched);
+    if got != expected {
+        return Err(format!(
+            "powsum {variant}: p={p} s={s} len={}: got {got}, the reference gives {expected}",
+            values.len()
+        ));
     }
     Ok(())
 }
@@ -57,11 +78,29 @@ mod tests {
 
     #[test]
     fn every_variant_matches_the_reference() {
-        for threads in [1, 2] {
-            let sched = Scheduler::new(Some(threads)).unwrap();
-            for &v in PowsumVariant::ALL {
-                check_variant(v, 300, &sched).unwrap();
-            }
+        let sched = Scheduler::sequential();
+        for &v in PowsumVariant::ALL {
+            check_variant(v, 300, &sched).unwrap();
+        }
+    }
+
+    #[test]
+    fn parallel_answers_do_not_depend_on_the_thread_count() {
+        for threads in [2, 3, 8] {
+            check_variant(PowsumVariant::Parallel, 40, &Scheduler::new(Some(threads)).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn sums_of_the_largest_values_do_not_overflow() {
+        // 2^17 copies of p - 1 with p = 2^31 - 1 and an odd exponent: every term is p - 1,
+        // the largest residue, so every accumulator sees its largest possible sum.
+        let p = 2_147_483_647u32;
+        let values = vec![p - 1; 1 << 17];
+        let expected = ((p as u64 - 1) * (1 << 17) % p as u64) as u32;
+        let sched = Scheduler::new(Some(2)).unwrap();
+        for &v in PowsumVariant::ALL {
+            assert_eq!(v.run(&values, 3, p, &sched), expected, "{v}");
         }
     }
 }

@@ -10,30 +10,54 @@ use crate::sched::Scheduler;
 pub const CHECK_MODULI: [u32; 4] = [1_000_000_007, 2_147_483_647, 998_244_353, 3];
 
 /// Runs `variant` on inputs of length `2^0 ..= 2^max_log_len`: random residues, all 0,
-/// all 1 and all `p - 1`, for each of [`CHECK_MODULI`], and compares with
-/// [`wht_scalar`]. Returns a description of the first mismatch.
+/// all 1 and all `p - 1`, for each of [`CHECK_MODULI`] (above `2^16` only for the two
+/// large primes), and compares with [`wht_scalar`]. Returns the first mismatch.
 pub fn check_variant(variant: WhtVariant, max_log_len: u32, sched: &Scheduler) -> Result<(), String> {
+    check_with(&format!("wht {variant}"), max_log_len, &|data: &mut [u32], p| variant.run(data, p, sched))
+}
+
+/// The same checks for any transform `f(data, p)` (a variant, or the tiled kernel with a
+/// test tiling).
+pub fn check_with(name: &str, max_log_len: u32, f: &dyn Fn(&mut [u32], u32)) -> Result<(), String> {
     let mut rng = SplitMix64(0x5EED_0000 + max_log_len as u64);
     for &p in &CHECK_MODULI {
         for log_len in 0..=max_log_len {
+            if log_len > 16 && p < 1 << 29 {
+                continue;
+            }
             let len = 1usize << log_len;
-            let inputs: [Vec<u32>; 4] =
-                [(0..len).map(|_| rng.below(p as u64) as u32).collect(), vec![0; len], vec![1; len], vec![p - 1; len]];
-            for (kind, input) in ["random", "zeros", "ones", "p-1"].iter().zip(inputs) {
-                let mut expected = input.clone();
-                wht_scalar(&mut expected, p);
-                let mut got = input;
-                variant.run(&mut got, p, sched);
-                if let Some(i) = (0..len).find(|&i| got[i] != expected[i]) {
-                    return Err(format!(
-                        "wht {variant}: p={p} L=2^{log_len} {kind} input: index {i} is {} but the reference gives {}",
-                        got[i], expected[i]
-                    ));
-                }
+            let random: Vec<u32> = (0..len).map(|_| rng.below(p as u64) as u32).collect();
+            let mut expected = random.clone();
+            wht_scalar(&mut expected, p);
+            compare(name, p, log_len, "random", random, &expected, f)?;
+            // A constant c transforms to (L·c, 0, 0, ...): no reference run needed.
+            for (kind, c) in [("zeros", 0), ("ones", 1), ("p-1", p - 1)] {
+                let mut expected = vec![0; len];
+                expected[0] = (c as u64 * len as u64 % p as u64) as u32;
+                compare(name, p, log_len, kind, vec![c; len], &expected, f)?;
             }
         }
     }
     Ok(())
+}
+
+fn compare(
+    name: &str,
+    p: u32,
+    log_len: u32,
+    kind: &str,
+    mut data: Vec<u32>,
+    expected: &[u32],
+    f: &dyn Fn(&mut [u32], u32),
+) -> Result<(), String> {
+    f(&mut data, p);
+    match (0..data.len()).find(|&i| data[i] != expected[i]) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{name}: p={p} L=2^{log_len} {kind} input: index {i} is {} but the reference gives {}",
+            data[i], expected[i]
+        )),
+    }
 }
 
 /// Checks the scalar reference itself against the matrix definition, up to `2^max_log_len`.
@@ -61,12 +85,38 @@ mod tests {
         check_scalar_against_definition(9).unwrap();
     }
 
+    use crate::kernels::wht::{Tiling, wht_tiled_with};
+
     #[test]
-    fn every_variant_matches_the_reference() {
-        for threads in [1, 2] {
+    fn every_variant_matches_the_reference_up_to_2_pow_20() {
+        let sched = Scheduler::sequential();
+        for &v in WhtVariant::ALL {
+            check_variant(v, 20, &sched).unwrap();
+        }
+    }
+
+    #[test]
+    fn parallel_answers_do_not_depend_on_the_thread_count() {
+        for threads in [2, 3, 8] {
+            check_variant(WhtVariant::Parallel, 20, &Scheduler::new(Some(threads)).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
+    fn small_tilings_exercise_every_pass_shape() {
+        // Tiny tiles put many column passes, uneven pass sizes, bands of several tiles and
+        // single-row-vector tiles within reach of small transforms.
+        let tilings = [
+            Tiling { l1_log: 4, block_log: 4, column_levels: 1, tile_log: 5, job_log: 5 },
+            Tiling { l1_log: 4, block_log: 6, column_levels: 3, tile_log: 7, job_log: 9 },
+            Tiling { l1_log: 5, block_log: 7, column_levels: 2, tile_log: 8, job_log: 12 },
+            Tiling { l1_log: 8, block_log: 8, column_levels: 4, tile_log: 8, job_log: 8 },
+        ];
+        for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();
-            for &v in WhtVariant::ALL {
-                check_variant(v, 14, &sched).unwrap();
+            for tiling in tilings {
+                let name = format!("wht tiled {tiling:?}");
+                check_with(&name, 13, &|data: &mut [u32], p| wht_tiled_with(data, p, &tiling, &sched)).unwrap();
             }
         }
     }

@@ -1,0 +1,486 @@
+//! Frequencies in sixteen lanes, with factorial tables built chunk by chunk.
+//!
+//! For each `k >= 0`, with `R = N - k - 2` and `j = R - k = N - 2k - 2`, the linear
+//! variant's recurrence (seed section 9) needs four binomials:
+//!
+//! ```text
+//! C(R, k-2), C(R, k-3), C(R, k), C(R+1, k)      each R!·b!^-1·(R-b)!^-1
+//! A_k = (A_{k-1} + 2·C(R, k-2) + C(R, k-3)) / 2      A_{-1} = 0 (so A_0 = A_1 = 0)
+//! E_k = 2^R     + C(R, k)   - A_k                    = F(2k)    for k >= 1
+//! O_k = 2^(R+1) + C(R+1, k) - (2·A_k - C(R, k-2))    = F(2k-1)  for k >= 1
+//! ```
+//!
+//! (`E_0` is `2^(N-2) + 1`; the true `F(0)` is one more, and is written separately.)
+//!
+//! Chunks. Chunk `c` writes outputs `[32mc, 32m(c+1))`: the pairs `F(2k), F(2k+1)` for
+//! `k0 = 16mc <= k < k0 + 16m`, that is `E_k` and `O_(k+1)`. Lane `i` walks its own run
+//! `k = k0 + i·m + t`, `t = 0..=m` (one step more than its share, for its last `O`), so
+//! every lane's tables are contiguous runs of factorials, one product per vector step:
+//!
+//! ```text
+//! IA[u] = (k0 + i·m - 3 + u)!^-1        u < m + 4      (k-3 ..= k), built downwards
+//! FB[u] = (N - k0 - i·m - m - 2 + u)!   u < m + 2      (R, R+1), built upwards
+//! IC[u] = (N - 2k0 - 2i·m - 2m - 2 + u)!^-1  u < 2m + 4 (j ..= j+3), built downwards
+//! ```
+//!
+//! Each lane's first entry comes from a sparse table of factorials at every multiple of
+//! `2^checkpoint_log` (plus at most that many products); downward tables start from one
+//! inverse per lane, all lanes at once by Fermat (`x^(p-2)`). A downward table passing
+//! below 0 turns into zeros (`(-1)!^-1 = 0!^-1·0`), which is the convention
+//! `C(a, b) = 0` for `b < 0` or `b > a`, so the edges `k <= 2` and `k ≈ N/2` need no
+//! special case. Memory is `O(m)` per thread plus `4N / 2^checkpoint_log` bytes of
+//! checkpoints, instead of the `8N` bytes of full factorial tables (8 GB at `N = 10^9`).
+//!
+//! Representation. `FB` holds `x!·R^2` (`R = 2^32`) and the inverse tables plain residues,
+//! so two Montgomery products give a plain binomial: `REDC(REDC(x!R^2·a)·b) = x!·a·b`.
+//! Everything after that is plain residues, and halving needs no product at all.
+//!
+//! The recurrence. Each lane runs `A` from 0. Afterwards the true incoming values follow
+//! lane to lane, `A_in(i+1) = A_(m-1)(i) + A_in(i)·2^-m`, and the true `A` at step `t` is
+//! the lane's own plus `δ_t = A_in·2^-(t+1)`: it is subtracted from `E` (and `2·δ_t` from
+//! `O`) while a 16×16 transpose turns lane order back into natural order. Chunks start at
+//! multiples of `32m` values, so every row of the transpose is one aligned 64-byte line,
+//! written with a streaming store.
+
+use crate::arith::lanes::{store_fence, stream_store};
+use crate::arith::{LANES, ModLanes, Montgomery32, pow_mod};
+use crate::sched::Scheduler;
+use wide::{ShuffleExt, u32x16};
+
+/// Below this many cards the [`super::linear`] variant runs instead: the last chunk may
+/// pad up to 128 values of `k` past `N/2`, and their tables must stay inside `[0, N]`.
+pub const MIN_CARDS: usize = 512;
+
+/// Chunk shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Vector steps per chunk, `m` (a multiple of 8): a chunk writes `32·m` outputs.
+    pub steps: usize,
+    /// log2 of the spacing of the factorial checkpoints.
+    pub checkpoint_log: u32,
+}
+
+impl Geometry {
+    /// 1024 steps: a chunk's tables and outputs take about 400 KiB, inside the L2 of one
+    /// core, and its start-up (4·127 products for the lane start values, three lane
+    /// inversions) stays under 5% of its ~12·1024 products. Chunks of 2^15 outputs also
+    /// tile the transform's 2^16 blocks exactly.
+    pub const DEFAULT: Geometry = Geometry { steps: 1024, checkpoint_log: 7 };
+
+    /// Bytes of the checkpoint table for `n` cards.
+    pub fn checkpoint_bytes(&self, n: usize) -> u64 {
+        4 * ((n >> self.checkpoint_log) as u64 + 1)
+    }
+
+    /// Outputs per (full) chunk.
+    pub fn chunk_len(&self) -> usize {
+        2 * LANES * self.steps
+    }
+}
+
+/// Everything the chunks share: the modulus, `N`, the checkpoints and a few constants.
+pub struct Plan {
+    n: usize,
+    geometry: Geometry,
+    lanes: ModLanes,
+    /// `checkpoints[c] = (c·2^checkpoint_log)! mod p`, plain, for `c·2^checkpoint_log <= N`.
+    checkpoints: Vec<u32>,
+    /// `R^3 mod p`: a plain `x!` times it in one product is `x!·R^2`.
+    r3: u32x16,
+    /// `2^-1 mod p`.
+    half: u32,
+}
+
+/// One chunk's reusable buffers.
+pub struct Scratch {
+    ia: Vec<u32x16>,
+    fb: Vec<u32x16>,
+    ic: Vec<u32x16>,
+    /// The rows of the transpose before it: `E_t` at `2t`, `O_(t+1)` at `2t + 1`.
+    rows: Vec<u32x16>,
+}
+
+impl Scratch {
+    /// Buffers for chunks of `geometry.steps` steps.
+    pub fn new(geometry: &Geometry) -> Self {
+        let m = geometry.steps;
+        Self {
+            ia: vec![u32x16::ZERO; m + 4],
+            fb: vec![u32x16::ZERO; m + 2],
+            ic: vec![u32x16::ZERO; 2 * m + 4],
+            rows: vec![u32x16::ZERO; 2 * m],
+        }
+    }
+}
+
+impl Plan {
+    /// The shared data for `n >= MIN_CARDS` cards modulo the prime `p` (`n < p < 2^31`):
+    /// the checkpoints are block products in lanes, spread over the scheduler, then one
+    /// running product.
+    pub fn new(n: usize, p: u32, geometry: Geometry, sched: &Scheduler) -> Self {
+        assert!(n >= MIN_CARDS && (n as u64) < p as u64, "lane frequencies need {MIN_CARDS} <= n < p");
+        assert!(geometry.steps >= 8 && geometry.steps.is_multiple_of(8), "steps must be a positive multiple of 8");
+        let lanes = ModLanes::new(p).expect("the caller checked p");
+        let mont = *lanes.scalar();
+        let log = geometry.checkpoint_log;
+        let mut blocks = vec![0u32; n >> log];
+        // 2^12 blocks (2^19 products at the default spacing) per job.
+        sched.for_each_chunk(&mut blocks, 1 << 12, |job, out| block_products(&lanes, job << 12, log, out));
+        let mut checkpoints = Vec::with_capacity(blocks.len() + 1);
+        checkpoints.push(1);
+        for &block in &blocks {
+            // plain · form = plain.
+            let last = *checkpoints.last().expect("not empty");
+            checkpoints.push(mont.mul(last, block));
+        }
+        // R mod p is the form of 1; the product of the forms of r and r is r·r·R = R^3.
+        let r = mont.one();
+        let r3 = mont.mul(mont.to_form(r), mont.to_form(r));
+        Self { n, geometry, lanes, checkpoints, r3: u32x16::splat(r3), half: p.div_ceil(2) }
+    }
+
+    /// The scalar Montgomery constants.
+    pub fn mont(&self) -> &Montgomery32 {
+        self.lanes.scalar()
+    }
+
+    /// The modulus.
+    pub fn modulus(&self) -> u32 {
+        self.lanes.modulus()
+    }
+
+    /// `2^-e mod p`.
+    pub fn half_pow(&self, e: u64) -> u32 {
+        let mont = self.mont();
+        mont.from_form(mont.pow(mont.to_form(self.half), e))
+    }
+
+    /// `F(0) = 2^(N-2) + 2`.
+    pub fn first(&self) -> u32 {
+        let p = self.modulus() as u64;
+        ((pow_mod(2, self.n as u64 - 2, p) + 2) % p) as u32
+    }
+
+    /// The number of chunks: `ceil(N / 32m)`.
+    pub fn chunks(&self) -> usize {
+        self.n.div_ceil(self.geometry.chunk_len())
+    }
+
+    /// Steps of chunk `c`: the full `m`, or for the last chunk enough multiples of 8 to
+    /// cover its outputs (padding at most 128 values of `k` past `N/2`).
+    pub fn steps_of(&self, c: usize) -> usize {
+        let left = self.n - c * self.geometry.chunk_len();
+        self.geometry.steps.min(left.div_ceil(2 * LANES).next_multiple_of(8))
+    }
+
+    /// Chunk `c`: writes `F(v)` for `32mc <= v < min(N, 32m(c+1))` into `out` (exactly that
+    /// range, except `F(0)`), given the true `a_in = A_(k0-1)` (`k0 = 16mc`); returns `A` at
+    /// `k0 + 16m - 1`, the next chunk's `a_in`.
+    pub fn chunk(&self, c: usize, a_in: u32, out: &mut [u32], scratch: &mut Scratch) -> u32 {
+        let m = self.steps_of(c);
+        let k0 = c * self.geometry.chunk_len() / 2;
+        debug_assert_eq!(out.len(), (self.n - 2 * k0).min(2 * LANES * m));
+        self.build_tables(k0, m, scratch);
+        let a_last = self.main_loop(k0, m, scratch);
+        // A_in of each lane, lane by lane: A_in(i+1) = A_(m-1)(i) + A_in(i)·2^-m.
+        let mont = self.mont();
+        let shift = mont.to_form(self.half_pow(m as u64));
+        let lasts = a_last.to_array();
+        let mut incoming = [0u32; LANES];
+        incoming[0] = a_in;
+        for i in 1..LANES {
+            incoming[i] = add(lasts[i - 1], mont.mul(incoming[i - 1], shift), self.modulus());
+        }
+        let chunk_end = add(lasts[LANES - 1], mont.mul(incoming[LANES - 1], shift), self.modulus());
+        self.correct_and_transpose(m, u32x16::from(incoming), out, scratch);
+        chunk_end
+    }
+
+    /// Fills the three tables of a chunk (see the module documentation).
+    ///
+    /// Each entry is one product away from its neighbour: a dependent chain whose latency
+    /// (about 18 cycles a product) is far above its throughput (about 7). So the tables
+    /// grow together in one loop, IC as two halves from two start values: four independent
+    /// chains per step.
+    ///
+    /// IC's chain starts one below its top, at `(top-1)!^-1`, because the top of lane 0 in
+    /// chunk 0 is `N + 1`, past the checkpoints and possibly `p` itself; the top entry is
+    /// `(top-1)!^-1·top^-1`, which there is only ever multiplied by `(k-3)!^-1 = 0`.
+    fn build_tables(&self, k0: usize, m: usize, scratch: &mut Scratch) {
+        let lanes = &self.lanes;
+        let n = self.n as i64;
+        let (k0, m_i) = (k0 as i64, m as i64);
+        let start = |i: usize| k0 + i as i64 * m_i;
+        // Top of IA, bottom of FB, top of IC, below it, and top of IC's lower half.
+        let ia_top: [i64; LANES] = std::array::from_fn(|i| start(i) + m_i);
+        let fb_bottom: [i64; LANES] = std::array::from_fn(|i| n - start(i) - m_i - 2);
+        let ic_top: [i64; LANES] = std::array::from_fn(|i| n - 2 * start(i) + 1);
+        let ic_below: [i64; LANES] = std::array::from_fn(|i| ic_top[i] - 1);
+        let ic_mid: [i64; LANES] = std::array::from_fn(|i| ic_top[i] - m_i - 3);
+        let [ia_fact, fb_fact, below_fact, mid_fact] = self.factorials([&ia_top, &fb_bottom, &ic_below, &ic_mid]);
+        // Inverses by Fermat, x^(p-2), as Montgomery forms, all four through one loop
+        // (zeros, for padding lanes, stay zero).
+        let [ia_inv, below_inv, mid_inv, top_inv] = lanes.pow(
+            [lanes.to_form(ia_fact), lanes.to_form(below_fact), lanes.to_form(mid_fact), self.forms_of(&ic_top)],
+            self.modulus() as u64 - 2,
+        );
+
+        let (ia, fb, ic) = (&mut scratch.ia[..m + 4], &mut scratch.fb[..m + 2], &mut scratch.ic[..2 * m + 4]);
+        let one = u32x16::splat(self.mont().one());
+        // The factor of each step as a Montgomery form: downwards (x-1)!^-1 = x!^-1·x,
+        // upwards x!R^2 = (x-1)!R^2·x. Lanes whose IC top is negative are padding: a zero
+        // start keeps their whole table zero.
+        let (mut xa, mut xb) = (self.forms_of(&ia_top), lanes.add(self.forms_of(&fb_bottom), one));
+        let (mut xh, mut xl) = (self.forms_of(&ic_below), self.forms_of(&ic_mid));
+        ia[m + 3] = lanes.from_form(ia_inv);
+        fb[0] = lanes.mul(fb_fact, self.r3);
+        ic[2 * m + 2] = lanes.from_form(below_inv);
+        ic[2 * m + 3] = lanes.mul(ic[2 * m + 2], top_inv);
+        ic[m] = lanes.from_form(mid_inv);
+        for s in 0..m {
+            ia[m + 2 - s] = lanes.mul(ia[m + 3 - s], xa);
+            fb[s + 1] = lanes.mul(fb[s], xb);
+            ic[2 * m + 1 - s] = lanes.mul(ic[2 * m + 2 - s], xh);
+            ic[m - 1 - s] = lanes.mul(ic[m - s], xl);
+            xa = lanes.sub(xa, one);
+            xb = lanes.add(xb, one);
+            xh = lanes.sub(xh, one);
+            xl = lanes.sub(xl, one);
+        }
+        fb[m + 1] = lanes.mul(fb[m], xb);
+        ic[m + 1] = lanes.mul(ic[m + 2], xh);
+        for u in [3, 2, 1] {
+            ia[u - 1] = lanes.mul(ia[u], xa);
+            xa = lanes.sub(xa, one);
+        }
+    }
+
+    /// The per-lane recurrence over steps `0..=m`; returns each lane's `A` at step `m - 1`
+    /// (as if it had started from 0) and leaves uncorrected outputs in `scratch.rows`.
+    fn main_loop(&self, k0: usize, m: usize, scratch: &mut Scratch) -> u32x16 {
+        let lanes = &self.lanes;
+        let (ia, fb, ic) = (&scratch.ia[..m + 4], &scratch.fb[..m + 2], &scratch.ic[..2 * m + 4]);
+        let rows = &mut scratch.rows[..2 * m];
+        // 2^R at t = 0 in lane i: R = N - k0 - i·m - 2.
+        let mont = self.mont();
+        let base = mont.from_form(mont.pow(mont.to_form(2), (self.n - k0 - 2) as u64));
+        let step = mont.to_form(self.half_pow(m as u64));
+        let mut lane_pow = [base; LANES];
+        for i in 1..LANES {
+            lane_pow[i] = mont.mul(lane_pow[i - 1], step);
+        }
+        let mut power = u32x16::from(lane_pow);
+        let mut a = u32x16::ZERO;
+        let mut a_last = a;
+        for t in 0..=m {
+            let (f_r, f_r1) = (fb[m - t], fb[m - t + 1]);
+            let (i_k, i_k2, i_k3) = (ia[t + 3], ia[t + 1], ia[t]);
+            let u = 2 * (m - t);
+            let (i_j, i_j1, i_j2, i_j3) = (ic[u], ic[u + 1], ic[u + 2], ic[u + 3]);
+            let c_k2 = lanes.mul(lanes.mul(f_r, i_k2), i_j2); // C(R, k-2)
+            let c_k3 = lanes.mul(lanes.mul(f_r, i_k3), i_j3); // C(R, k-3)
+            a = lanes.half(lanes.add(a, lanes.add(lanes.double(c_k2), c_k3)));
+            if t > 0 {
+                let c1_k = lanes.mul(lanes.mul(f_r1, i_k), i_j1); // C(R+1, k)
+                let b = lanes.sub(lanes.double(a), c_k2);
+                rows[2 * t - 1] = lanes.sub(lanes.add(lanes.double(power), c1_k), b);
+            }
+            if t < m {
+                let c_k = lanes.mul(lanes.mul(f_r, i_k), i_j); // C(R, k)
+                rows[2 * t] = lanes.sub(lanes.add(power, c_k), a);
+            }
+            if t + 1 == m {
+                a_last = a;
+            }
+            power = lanes.half(power);
+        }
+        a_last
+    }
+
+    /// Adds each lane's incoming `A` (`δ_t = A_in·2^-(t+1)` off `E_t`, `2·δ_t` off `O_t`)
+    /// and writes the outputs in natural order, eight steps (16 vectors) at a time through
+    /// a 16×16 transpose: row `i` holds lane `i`'s 16 outputs from `2·(i·m + t0)`.
+    fn correct_and_transpose(&self, m: usize, incoming: u32x16, out: &mut [u32], scratch: &Scratch) {
+        let lanes = &self.lanes;
+        let rows = &scratch.rows[..2 * m];
+        let mut delta = lanes.half(incoming);
+        for t0 in (0..m).step_by(8) {
+            let mut block = [u32x16::ZERO; LANES];
+            for q in 0..8 {
+                block[2 * q] = lanes.sub(rows[2 * (t0 + q)], delta);
+                delta = lanes.half(delta);
+                block[2 * q + 1] = lanes.sub(rows[2 * (t0 + q) + 1], lanes.double(delta));
+            }
+            transpose(&mut block);
+            for (i, row) in block.iter().enumerate() {
+                let at = 2 * (i * m + t0);
+                if at + LANES <= out.len() {
+                    stream_store((&mut out[at..at + LANES]).try_into().expect("16 values"), *row);
+                } else if at < out.len() {
+                    let len = out.len() - at;
+                    out[at..].copy_from_slice(&row.to_array()[..len]);
+                } else {
+                    break;
+                }
+            }
+        }
+        store_fence();
+    }
+
+    /// `x!` (plain) in each lane for `0 <= x <= N`, and 0 where `x < 0`: a checkpoint, times
+    /// the at most `2^checkpoint_log - 1` factors above it; `G` independent vectors at once.
+    fn factorials<const G: usize>(&self, xs: [&[i64; LANES]; G]) -> [u32x16; G] {
+        let lanes = &self.lanes;
+        let log = self.geometry.checkpoint_log;
+        let one = u32x16::splat(self.mont().one());
+        let mut acc: [u32x16; G] = std::array::from_fn(|g| {
+            u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| {
+                let x = xs[g][i];
+                if x < 0 { 0 } else { self.checkpoints[(x as usize) >> log] }
+            }))
+        });
+        // y runs over c·2^log + 1 ..= x in each lane; lanes with fewer factors keep acc.
+        let mut counts = [u32x16::ZERO; G];
+        let mut y = [u32x16::ZERO; G];
+        for g in 0..G {
+            let bases: [i64; LANES] = std::array::from_fn(|i| xs[g][i].max(0) >> log << log);
+            counts[g] = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| (xs[g][i].max(0) - bases[i]) as u32));
+            y[g] = lanes.add(self.forms_of(&bases), one);
+        }
+        for u in 0..(1u32 << log) - 1 {
+            for g in 0..G {
+                let active = counts[g].simd_gt(u32x16::splat(u));
+                acc[g] = active.select(lanes.mul(acc[g], y[g]), acc[g]);
+                y[g] = lanes.add(y[g], one);
+            }
+        }
+        acc
+    }
+
+    /// The Montgomery forms of `x mod p` for integers `x` (negative ones included).
+    fn forms_of(&self, xs: &[i64; LANES]) -> u32x16 {
+        let p = self.modulus() as i64;
+        let residues = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| xs[i].rem_euclid(p) as u32));
+        self.lanes.to_form(residues)
+    }
+}
+
+/// Montgomery forms of the products `(b·2^log, (b+1)·2^log]` for `b = first ..` into
+/// `out`: sixteen blocks per vector and four vectors at a time (independent product
+/// chains), one product per factor.
+fn block_products(lanes: &ModLanes, first: usize, log: u32, out: &mut [u32]) {
+    const G: usize = 4;
+    let mont = lanes.scalar();
+    let one = u32x16::splat(mont.one());
+    let width = 1usize << log;
+    for (group, out) in out.chunks_mut(G * LANES).enumerate() {
+        let base = first + group * G * LANES;
+        // Lane l of vector g multiplies b·2^log + 1 ..= (b + 1)·2^log, b = base + 16g + l.
+        let mut y: [u32x16; G] = std::array::from_fn(|g| {
+            let starts = std::array::from_fn::<u32, LANES, _>(|l| {
+                (((base + LANES * g + l) * width + 1) as u64 % mont.modulus() as u64) as u32
+            });
+            lanes.to_form(u32x16::from(starts))
+        });
+        let mut acc = [one; G];
+        for _ in 0..width {
+            for g in 0..G {
+                acc[g] = lanes.mul(acc[g], y[g]);
+                y[g] = lanes.add(y[g], one);
+            }
+        }
+        let values = acc.map(|a| a.to_array());
+        out.copy_from_slice(&values.as_flattened()[..out.len()]);
+    }
+}
+
+/// `(a + b) mod p` for residues below `p < 2^31`.
+fn add(a: u32, b: u32, p: u32) -> u32 {
+    let s = a + b;
+    if s >= p { s - p } else { s }
+}
+
+/// Transposes a 16×16 matrix held as 16 row vectors, in four rounds that each swap the
+/// off-diagonal blocks of every 2b×2b block (b = 8, 4, 2, 1): one two-source permute per
+/// row and round, all unrolled so the matrix stays in registers.
+#[inline(always)]
+fn transpose(rows: &mut [u32x16; LANES]) {
+    transpose_round::<8>(rows);
+    transpose_round::<4>(rows);
+    transpose_round::<2>(rows);
+    transpose_round::<1>(rows);
+}
+
+/// One round of [`transpose`]: for rows `r` with bit `B` clear,
+/// `new[r][c] = c & B == 0 ? old[r][c] : old[r+B][c-B]` and
+/// `new[r+B][c] = c & B == 0 ? old[r][c+B] : old[r+B][c]`.
+#[inline(always)]
+fn transpose_round<const B: usize>(rows: &mut [u32x16; LANES]) {
+    let low = u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c } else { 16 + c - B } as u32));
+    let high = u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c + B } else { 16 + c } as u32));
+    for r in 0..LANES {
+        if r & B == 0 {
+            let pair = [rows[r], rows[r + B]];
+            rows[r] = pair.shuffle(low);
+            rows[r + B] = pair.shuffle(high);
+        }
+    }
+}
+
+/// Writes `F_n(v) mod p` for `v < n` into `out` with the lane chunks run in order on one
+/// thread, zeros after.
+pub fn nimber_freq_lanes(n: usize, p: u32, out: &mut [u32]) {
+    nimber_freq_lanes_with(n, p, out, Geometry::DEFAULT);
+}
+
+/// [`nimber_freq_lanes`] with an explicit chunk geometry.
+pub fn nimber_freq_lanes_with(n: usize, p: u32, out: &mut [u32], geometry: Geometry) {
+    if n < MIN_CARDS {
+        return super::nimber_freq_linear(n, p, out);
+    }
+    let plan = Plan::new(n, p, geometry, &Scheduler::sequential());
+    out[n..].fill(0);
+    let mut scratch = Scratch::new(&geometry);
+    let mut a = 0;
+    for (c, chunk) in out[..n].chunks_mut(geometry.chunk_len()).enumerate() {
+        a = plan.chunk(c, a, chunk, &mut scratch);
+    }
+    out[0] = plan.first();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_transposes() {
+        let mut t: [u32x16; LANES] =
+            std::array::from_fn(|r| u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| (16 * r + c) as u32)));
+        transpose(&mut t);
+        for (r, row) in t.iter().enumerate() {
+            assert_eq!(row.to_array(), std::array::from_fn::<u32, LANES, _>(|c| (16 * c + r) as u32));
+        }
+    }
+
+    #[test]
+    fn checkpoints_and_lane_factorials_are_factorials() {
+        let p = 1_000_000_007u32;
+        let plan = Plan::new(5000, p, Geometry { steps: 8, checkpoint_log: 4 }, &Scheduler::new(Some(3)).unwrap());
+        let mut fact = 1u64;
+        for x in 0..=5000u64 {
+            if x > 0 {
+                fact = fact * x % p as u64;
+            }
+            if x % 16 == 0 {
+                assert_eq!(plan.checkpoints[(x / 16) as usize] as u64, fact, "{x}!");
+            }
+        }
+        let xs: [i64; LANES] = std::array::from_fn(|i| [-3, 0, 1, 15, 16, 17, 4999, 5000][i % 8] + (i / 8) as i64);
+        let [got] = plan.factorials([&xs]);
+        let got = got.to_array();
+        for i in 0..LANES {
+            let expected = if xs[i] < 0 { 0 } else { (1..=xs[i] as u64).fold(1, |f, y| f * y % p as u64) as u32 };
+            assert_eq!(got[i], expected, "{}!", xs[i]);
+        }
+    }
+}

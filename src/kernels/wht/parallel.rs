@@ -1,0 +1,11 @@
+//! The tiled transform with its blocks and column bands spread over the scheduler's
+//! threads: one synchronisation per pass (two for 2^24), never one per level.
+
+use super::tiled::{Tiling, wht_tiled_with};
+use crate::sched::Scheduler;
+
+/// Walsh–Hadamard transform of `data` (length a power of two, residues below `p`) with
+/// the default tiling, on all of the scheduler's threads.
+pub fn wht_parallel(data: &mut [u32], p: u32, sched: &Scheduler) {
+    wht_tiled_with(data, p, &Tiling::DEFAULT, sched);
+}
