@@ -58,22 +58,22 @@ proptest! {
     }
 
     #[test]
-    fn nimber_freq_variants_match_the_direct_formula(n in 1usize..=60, p in lane_prime(61)) {
+    fn nimber_freq_variants_match_the_direct_formula(n in 1usize..=60, p in lane_prime(61), threads in 1usize..4) {
         let exact = nimber_freq_direct(n);
         for &v in NimberFreqVariant::ALL {
             let mut out = vec![7u32; n + 3];
-            v.run(n, p as u32, &mut out);
+            v.run(n, p as u32, &mut out, &scheduler(threads));
             let expected: Vec<u32> = (0..n + 3).map(|i| exact.get(i).map_or(0, |&f| (f % p as u128) as u32)).collect();
             prop_assert_eq!(&out, &expected, "{} n={} p={}", v, n, p);
         }
     }
 
     #[test]
-    fn nimber_freq_variants_agree_and_sum_to_two_to_the_n(n in 61usize..20_000, p in lane_prime(20_001)) {
+    fn nimber_freq_variants_agree_and_sum_to_two_to_the_n(n in 61usize..20_000, p in lane_prime(20_001), threads in 1usize..4) {
         let mut first: Option<Vec<u32>> = None;
         for &v in NimberFreqVariant::ALL {
             let mut out = vec![0u32; n];
-            v.run(n, p as u32, &mut out);
+            v.run(n, p as u32, &mut out, &scheduler(threads));
             let total = out.iter().fold(0u64, |a, &f| (a + f as u64) % p);
             prop_assert_eq!(total, gamecount::arith::pow_mod(2, n as u64, p), "{} n={}", v, n);
             match &first {
