@@ -66,6 +66,10 @@ enum SolveCommand {
         /// The largest pile size L.
         #[arg(long, value_name = "L", value_parser = parse_count, allow_hyphen_values = true)]
         limit: u64,
+        /// Also write every losing triple to FILE as CSV lines x,y,z (lexicographic order;
+        /// written to a temporary file and renamed when complete).
+        #[arg(long, value_name = "FILE")]
+        list: Option<std::path::PathBuf>,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -212,9 +216,13 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             let params = kayles::KaylesParams::new(pins, modulus)?;
             (Request::Kayles(params, kayles::KaylesKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
-        SolveCommand::Stones { limit, run } => {
+        SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;
-            (Request::Stones(params, stones::StonesKernel::parse(run.kernel.as_deref(), &params)?), run)
+            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params)?;
+            if let Some(path) = list {
+                return solve_stones_listing(params, kernel, &path, run);
+            }
+            (Request::Stones(params, kernel), run)
         }
         SolveCommand::Cards { cards, suits, modulus, run } => {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
@@ -229,12 +237,37 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
     let sched = scheduler(Some(request.problem()), run.threads, run.json)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let (answer, seconds) = timed(&request, &sched)?;
-    if run.json {
-        println!("{}", json_line(&answer, seconds, sched.threads()));
+    report(&answer, seconds, sched.threads(), run.json);
+    Ok(())
+}
+
+/// Prints one answer as `solve` does: the answer or its JSON line on stdout, the summary
+/// on stderr.
+fn report(answer: &Answer, seconds: f64, threads: usize, json: bool) {
+    if json {
+        println!("{}", json_line(answer, seconds, threads));
     } else {
         println!("{}", answer.answer);
     }
-    eprintln!("{}", summary_line(&answer, seconds, sched.threads()));
+    eprintln!("{}", summary_line(answer, seconds, threads));
+}
+
+/// `solve stones --list FILE`: the list file is created (or refused) before the scan and
+/// renamed into place after it; `seconds` includes writing it.
+fn solve_stones_listing(
+    params: stones::StonesParams,
+    kernel: stones::StonesKernel,
+    path: &std::path::Path,
+    run: RunOptions,
+) -> Result<(), Failure> {
+    stones::preflight(&params, kernel)?;
+    let sched = scheduler(Some(ProblemId::Stones), run.threads, run.json)?;
+    let mut list = stones::list::ListFile::create(path)?;
+    eprintln!("{} · {} threads", platform::header(), sched.threads());
+    let start = Instant::now();
+    let answer = stones::solve_listing(&params, kernel, &sched, &mut list)?;
+    list.commit()?;
+    report(&answer, start.elapsed().as_secs_f64(), sched.threads(), run.json);
     Ok(())
 }
 
