@@ -158,6 +158,26 @@ macro_rules! impl_lanes {
 impl_lanes!(u64x4, 4, _mm256_shrdv_epi64, _mm256_set1_epi64x);
 impl_lanes!(u64x8, 8, _mm512_shrdv_epi64, _mm512_set1_epi64);
 
+/// The blocked bits of the words `w..w + V::N`.
+#[inline(always)]
+fn blocked_words<V: Lanes>(
+    pile_y: &[u64],
+    pile_x: &[u64],
+    diff_d: &[u64],
+    layout: Layout,
+    w: usize,
+    x: u32,
+    y: u32,
+) -> V {
+    let (aligned, at_y, at_x) = positions(layout, w, x, y);
+    V::load(pile_y, aligned)
+        | V::load(pile_x, aligned)
+        | V::load(diff_d, aligned)
+        | V::load_shifted(pile_x, at_y)
+        | V::load_shifted(pile_y, at_x)
+        | V::load_shifted(diff_d, at_x)
+}
+
 /// [`partner_u64`] with `V::N` words (`64 V::N` candidates) per step.
 #[inline(always)]
 pub fn partner_lanes<V: Lanes>(
@@ -170,16 +190,10 @@ pub fn partner_lanes<V: Lanes>(
 ) -> Option<u32> {
     const { assert!(V::N <= LANES, "rows are padded for LANES words") };
     let mut w = y as usize >> 6;
+    // Bits below y in the first word are not candidates: count them as blocked.
     let mut below = V::first_word((1u64 << (y & 63)) - 1);
     loop {
-        let (aligned, at_y, at_x) = positions(layout, w, x, y);
-        let blocked = below
-            | V::load(pile_y, aligned)
-            | V::load(pile_x, aligned)
-            | V::load(diff_d, aligned)
-            | V::load_shifted(pile_x, at_y)
-            | V::load_shifted(pile_y, at_x)
-            | V::load_shifted(diff_d, at_x);
+        let blocked = below | blocked_words::<V>(pile_y, pile_x, diff_d, layout, w, x, y);
         let open = blocked.open_lanes();
         if open != 0 {
             let lane = open.trailing_zeros();
