@@ -1,6 +1,5 @@
-//! The three key tables as bit-packed rows of `u64` words, and the two operations every
-//! bitset scan is made of: the search for a pair's losing partner and the marking of a
-//! losing triple's keys.
+//! The three key tables as bit-packed rows of `u64` words, and the bits a losing triple
+//! marks in them (the search that reads them is in `search.rs`).
 //!
 //! | table | row | bit | key |
 //! |---|---|---|---|
