@@ -38,11 +38,13 @@
 //! [`super::tables::marks`]). Six land in groups the tile owns (pile groups `x` and `y`,
 //! difference group `y - x`); the transposed copies of the three `K2` keys land in pile
 //! group `z` and difference groups `z - y` and `z - x`, usually owned by a tile not yet
-//! run, or running now. Those marks are *deferred*: queued on the destination block and
-//! applied by the next tile that owns the block, when it starts. Every tile that needs
-//! such a mark is `>=` the tile that made it, so it starts after the mark was queued; it
-//! owns the block, so it applies the queue first (or finds the mark already applied by an
-//! earlier owner).
+//! run, or running now. Those marks are *deferred* to the end of the tile: then each is
+//! written straight into its block if no running tile holds that block, or else queued on
+//! the block and applied by the next tile that owns it, when it starts. Every tile that
+//! needs such a mark is `>=` the tile that made it, so it starts after the mark was
+//! delivered; it owns the block, so it applies the queue first (or finds the mark already
+//! written). A mark written early is harmless: it is set in the sequential scan too by the
+//! time any pair that reads it runs.
 //!
 //! # Scheduling
 //!
@@ -65,7 +67,7 @@ use crate::sched::Scheduler;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use wide::u64x4;
 
 /// The largest tile side, as a power of two: 128 pairs. A tile's pairs read `4 B` groups
@@ -155,15 +157,23 @@ impl Outbox {
         held.push([word as u32, bit]);
     }
 
-    /// Moves every held mark to its block's queue, one lock per block.
+    /// Delivers every held mark: straight into its block when no running tile holds the
+    /// block (the usual case: only a few blocks are held at any time), else to the block's
+    /// queue. Called with no block locked, so `try_lock` cannot deadlock.
     fn send(&mut self, t: &BlockTables) {
         for (pile, block) in self.touched.drain(..) {
-            let (held, queue) = if pile {
-                (&mut self.pile[block as usize], &t.pile_queue[block as usize])
+            let (held, words, queue) = if pile {
+                (&mut self.pile[block as usize], &t.pile[block as usize], &t.pile_queue[block as usize])
             } else {
-                (&mut self.diff[block as usize], &t.diff_queue[block as usize])
+                (&mut self.diff[block as usize], &t.diff[block as usize], &t.diff_queue[block as usize])
             };
-            lock(queue).append(held);
+            match words.try_lock() {
+                Ok(mut words) => {
+                    held.drain(..).for_each(|[word, bit]| words[word as usize] |= 1 << bit);
+                }
+                Err(TryLockError::WouldBlock) => lock(queue).append(held),
+                Err(TryLockError::Poisoned(_)) => panic!("a tile of the scan panicked"),
+            }
         }
     }
 }
