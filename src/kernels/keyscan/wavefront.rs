@@ -104,6 +104,9 @@ type Queued = [u32; 2];
 struct BlockTables {
     layout: Layout,
     log: u32,
+    /// Whether deferred marks may be written straight into free blocks (always, except in
+    /// the test that forces every one through the queues).
+    direct: bool,
     pile: Vec<Mutex<Vec<u64>>>,
     diff: Vec<Mutex<Vec<u64>>>,
     pile_queue: Vec<Mutex<Vec<Queued>>>,
@@ -111,13 +114,13 @@ struct BlockTables {
 }
 
 impl BlockTables {
-    fn new(layout: Layout, log: u32) -> Self {
+    fn new(layout: Layout, log: u32, direct: bool) -> Self {
         let (groups, tile) = (layout.limit + 1, 1 << log);
         let blocks = groups.div_ceil(tile);
         let block_words = |b: u32| ((groups - b * tile).min(tile) as usize) * layout.group_words();
         let tables = || (0..blocks).map(|b| Mutex::new(vec![0u64; block_words(b)])).collect();
         let queues = || (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
-        Self { layout, log, pile: tables(), diff: tables(), pile_queue: queues(), diff_queue: queues() }
+        Self { layout, log, direct, pile: tables(), diff: tables(), pile_queue: queues(), diff_queue: queues() }
     }
 
     fn blocks(&self) -> u32 {
@@ -168,10 +171,10 @@ impl Outbox {
                 (&mut self.diff[block as usize], &t.diff[block as usize], &t.diff_queue[block as usize])
             };
             match words.try_lock() {
-                Ok(mut words) => {
+                Ok(mut words) if t.direct => {
                     held.drain(..).for_each(|[word, bit]| words[word as usize] |= 1 << bit);
                 }
-                Err(TryLockError::WouldBlock) => lock(queue).append(held),
+                Ok(_) | Err(TryLockError::WouldBlock) => lock(queue).append(held),
                 Err(TryLockError::Poisoned(_)) => panic!("a tile of the scan panicked"),
             }
         }
@@ -511,10 +514,21 @@ pub fn keyscan_wavefront_tiled(
     limit: u32,
     log: u32,
     sched: &Scheduler,
+    sink: Option<&mut dyn FnMut(u32, u32, u32)>,
+) -> StoneScan {
+    wavefront(limit, log, true, sched, sink)
+}
+
+/// The scan; `direct`: whether deferred marks may skip the queues (see [`BlockTables`]).
+fn wavefront(
+    limit: u32,
+    log: u32,
+    direct: bool,
+    sched: &Scheduler,
     mut sink: Option<&mut dyn FnMut(u32, u32, u32)>,
 ) -> StoneScan {
     let tile = 1u32 << log;
-    let tables = BlockTables::new(Layout::new(limit), log);
+    let tables = BlockTables::new(Layout::new(limit), log, direct);
     let blocks = tables.blocks();
     let keep = sink.is_some();
     let group = if keep { STRIPS_PER_GROUP } else { blocks };
@@ -644,10 +658,15 @@ mod tests {
             for threads in [1, 2, 3] {
                 let sched = Scheduler::new(Some(threads)).unwrap();
                 for log in 0..=MAX_TILE_LOG + 1 {
-                    let mut got = Vec::new();
-                    let scan = keyscan_wavefront_tiled(limit, log, &sched, Some(&mut |x, y, z| got.push([x, y, z])));
-                    assert_eq!((scan, &got), (expected_scan, &expected), "L={limit} tile 2^{log} threads {threads}");
-                    assert_eq!(keyscan_wavefront_tiled(limit, log, &sched, None), expected_scan);
+                    // Both ways of delivering deferred marks: straight into free blocks, and
+                    // (which a run takes only for blocks held at that moment) the queues.
+                    for direct in [true, false] {
+                        let mut got = Vec::new();
+                        let scan = wavefront(limit, log, direct, &sched, Some(&mut |x, y, z| got.push([x, y, z])));
+                        let case = format!("L={limit} tile 2^{log} threads {threads} direct {direct}");
+                        assert_eq!((scan, &got), (expected_scan, &expected), "{case}");
+                        assert_eq!(wavefront(limit, log, direct, &sched, None), expected_scan, "{case}");
+                    }
                 }
             }
         }
