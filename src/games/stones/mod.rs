@@ -62,11 +62,14 @@ variant_enum! {
     }
 }
 
-/// From this limit on, [`StonesKernel::Wavefront`] is the default. Below it a scan takes
-/// tens of milliseconds at most, and the lexicographic four-lane scan wins on one thread
-/// and whenever the second core is busy (measured on this machine: 5 ms against 6.4 ms at
-/// L = 1000, 29 ms against 41 ms at 2000; the two are level near 4000 on one thread, and
-/// at 8000 the tiled scan is 2.8 times faster because its rows stay in cache).
+/// From this limit on, [`StonesKernel::Wavefront`] is the default, below it the
+/// lexicographic four-lane scan. Measured on this 2-core machine at L = 1000: the
+/// wavefront takes 3.4–4.7 ms when both cores are free, against 4.7–5.1 ms for
+/// `bitset-x4`, but 5.7–6.9 ms on one thread or when the other core is busy (as it often
+/// is on a shared machine), and a whole `solve` process then had a median of 15.7 ms
+/// against 8.0 ms. On one thread the lexicographic scan stays ahead up to about L = 4000;
+/// from L = 8000 on the tiled scan is far ahead even on one thread, because its rows stay
+/// in cache (0.71 s against 1.6–2.5 s at 8000).
 pub const WAVEFRONT_FROM: u32 = 2048;
 
 impl StonesKernel {
