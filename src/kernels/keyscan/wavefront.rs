@@ -52,7 +52,7 @@
 //! lowest strip `I` first, from a shared heap, so no worker waits for a particular tile
 //! and there is no barrier per anti-diagonal. A worker with nothing ready spins, then
 //! yields, but never parks (a parked thread can take milliseconds to wake here). When the
-//! triples are wanted in order, the strips run in groups of [`STRIPS_PER_GROUP`]; after
+//! triples are wanted in order, the strips run in groups of `STRIPS_PER_GROUP`; after
 //! each group the calling thread hands out its triples, `x`-major: the buffer holds one
 //! group's triples, not the whole answer. Without a sink all strips form one group.
 //!
@@ -89,7 +89,7 @@ const MIN_BLOCKS: u32 = 8;
 const STRIPS_PER_GROUP: u32 = 8;
 
 /// The tile side for `limit`, as a power of two: `2^MAX_TILE_LOG`, or smaller so that
-/// there are at least [`MIN_BLOCKS`] blocks.
+/// there are at least `MIN_BLOCKS` blocks.
 pub fn tile_log_for(limit: u32) -> u32 {
     let target = ((limit + 1) / MIN_BLOCKS).max(1);
     target.ilog2().min(MAX_TILE_LOG)
