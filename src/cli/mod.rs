@@ -360,3 +360,33 @@ fn verify(deep: bool, threads: Option<u64>) -> Result<(), Failure> {
     eprintln!("verify took {:.1} s", start.elapsed().as_secs_f64());
     if failed > 0 { Err(Failure { message: format!("{failed} checks failed"), code: 1 }) } else { Ok(()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gamecount(args: &[&str]) -> ExitCode {
+        run(std::iter::once("gamecount").chain(args.iter().copied()).map(OsString::from))
+    }
+
+    #[test]
+    fn stones_list_writes_the_losing_triples_or_refuses_with_code_two() {
+        let dir = std::env::temp_dir().join(format!("gamecount-cli-list-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("stones.csv");
+        let path_text = path.to_str().unwrap();
+        for kernel in ["wavefront", "bitset-x4", "naive"] {
+            let code = gamecount(&["solve", "stones", "--limit", "100", "--kernel", kernel, "--list", path_text]);
+            assert_eq!(code, ExitCode::SUCCESS, "{kernel}");
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(text.lines().count(), 1264, "{kernel}: the statement's L = 100 has 1264 losing triples");
+            assert!(text.starts_with("0,0,0\n0,1,2\n0,3,5\n"), "{kernel}");
+        }
+        let missing = dir.join("no-such-dir").join("x.csv");
+        assert_eq!(
+            gamecount(&["solve", "stones", "--limit", "10", "--list", missing.to_str().unwrap()]),
+            ExitCode::from(2)
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
