@@ -1,30 +1,51 @@
-//! Every stone-game scan side by side, throughput in sorted triples per second.
+//! Every stone-game scan side by side, throughput in sorted triples `x <= y <= z <= L` per
+//! second (the naive scan's unit of work), and the parallel scan on one and two threads.
 
 #[path = "common.rs"]
 mod common;
 
 use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::kernels::keyscan::KeyscanVariant;
+use gamecount::kernels::keyscan::check::check_variant;
 use gamecount::sched::Scheduler;
 
 const LIMITS: [u32; 2] = [300, 1000];
 
-fn bench(c: &mut criterion::Criterion) {
+/// Sorted triples with `z <= limit`: `C(L + 3, 3)`.
+fn triples(limit: u32) -> u64 {
+    let l = limit as u64;
+    (l + 1) * (l + 2) * (l + 3) / 6
+}
+
+fn variants(c: &mut criterion::Criterion) {
     let sched = Scheduler::new(None).expect("scheduler");
     let mut group = c.benchmark_group("keyscan");
     for limit in LIMITS {
-        let expected = KeyscanVariant::Naive.run(limit, &sched, &mut |_, _, _| {});
-        let triples = (limit as u64 + 1) * (limit as u64 + 2) * (limit as u64 + 3) / 6;
-        group.throughput(Throughput::Elements(triples));
+        group.throughput(Throughput::Elements(triples(limit)));
         for &variant in KeyscanVariant::ALL {
-            assert_eq!(variant.run(limit, &sched, &mut |_, _, _| {}), expected, "{variant} disagrees");
-            group.bench_function(BenchmarkId::new(variant.name(), limit), |b| {
-                b.iter(|| variant.run(limit, &sched, &mut |_, _, _| {}))
+            // Verify before timing: a fast wrong kernel must not produce a figure.
+            check_variant(variant, &[limit], &sched).expect("the variant agrees with the reference");
+            group.bench_function(BenchmarkId::new(variant.name(), limit), |b| b.iter(|| variant.count(limit, &sched)));
+        }
+    }
+    group.finish();
+}
+
+fn threads(c: &mut criterion::Criterion) {
+    let mut group = c.benchmark_group("keyscan-threads");
+    for limit in [1000, 3000] {
+        group.throughput(Throughput::Elements(triples(limit)));
+        let expected = KeyscanVariant::BitsetX4.count(limit, &Scheduler::sequential());
+        for threads in [1, 2] {
+            let sched = Scheduler::new(Some(threads)).expect("scheduler");
+            assert_eq!(KeyscanVariant::Wavefront.count(limit, &sched), expected, "wavefront disagrees");
+            group.bench_function(BenchmarkId::new(format!("wavefront-{threads}t"), limit), |b| {
+                b.iter(|| KeyscanVariant::Wavefront.count(limit, &sched))
             });
         }
     }
     group.finish();
 }
 
-criterion_group! { name = benches; config = common::quick_criterion(); targets = bench }
+criterion_group! { name = benches; config = common::quick_criterion(); targets = variants, threads }
 criterion_main!(benches);

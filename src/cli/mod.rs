@@ -66,6 +66,10 @@ enum SolveCommand {
         /// The largest pile size L.
         #[arg(long, value_name = "L", value_parser = parse_count, allow_hyphen_values = true)]
         limit: u64,
+        /// Also write every losing triple to FILE as CSV lines x,y,z (lexicographic order;
+        /// written to a temporary file and renamed when complete).
+        #[arg(long, value_name = "FILE")]
+        list: Option<std::path::PathBuf>,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -215,9 +219,13 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             let params = kayles::KaylesParams::new(pins, modulus)?;
             (Request::Kayles(params, kayles::KaylesKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
-        SolveCommand::Stones { limit, run } => {
+        SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;
-            (Request::Stones(params, stones::StonesKernel::parse(run.kernel.as_deref(), &params)?), run)
+            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params)?;
+            if let Some(path) = list {
+                return solve_stones_listing(params, kernel, &path, run);
+            }
+            (Request::Stones(params, kernel), run)
         }
         SolveCommand::Cards { cards, suits, modulus, run } => {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
@@ -232,12 +240,37 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
     let sched = scheduler(Some(request.problem()), run.threads, run.json)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let (answer, seconds) = timed(&request, &sched)?;
-    if run.json {
-        println!("{}", json_line(&answer, seconds, sched.threads()));
+    report(&answer, seconds, sched.threads(), run.json);
+    Ok(())
+}
+
+/// Prints one answer as `solve` does: the answer or its JSON line on stdout, the summary
+/// on stderr.
+fn report(answer: &Answer, seconds: f64, threads: usize, json: bool) {
+    if json {
+        println!("{}", json_line(answer, seconds, threads));
     } else {
         println!("{}", answer.answer);
     }
-    eprintln!("{}", summary_line(&answer, seconds, sched.threads()));
+    eprintln!("{}", summary_line(answer, seconds, threads));
+}
+
+/// `solve stones --list FILE`: the list file is created (or refused) before the scan and
+/// renamed into place after it; `seconds` includes writing it.
+fn solve_stones_listing(
+    params: stones::StonesParams,
+    kernel: stones::StonesKernel,
+    path: &std::path::Path,
+    run: RunOptions,
+) -> Result<(), Failure> {
+    stones::preflight(&params, kernel)?;
+    let sched = scheduler(Some(ProblemId::Stones), run.threads, run.json)?;
+    let mut list = stones::list::ListFile::create(path)?;
+    eprintln!("{} · {} threads", platform::header(), sched.threads());
+    let start = Instant::now();
+    let answer = stones::solve_listing(&params, kernel, &sched, &mut list)?;
+    list.commit()?;
+    report(&answer, start.elapsed().as_secs_f64(), sched.threads(), run.json);
     Ok(())
 }
 
@@ -329,4 +362,34 @@ fn verify(deep: bool, threads: Option<u64>) -> Result<(), Failure> {
     println!("{passed} passed, {failed} failed");
     eprintln!("verify took {:.1} s", start.elapsed().as_secs_f64());
     if failed > 0 { Err(Failure { message: format!("{failed} checks failed"), code: 1 }) } else { Ok(()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gamecount(args: &[&str]) -> ExitCode {
+        run(std::iter::once("gamecount").chain(args.iter().copied()).map(OsString::from))
+    }
+
+    #[test]
+    fn stones_list_writes_the_losing_triples_or_refuses_with_code_two() {
+        let dir = std::env::temp_dir().join(format!("gamecount-cli-list-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("stones.csv");
+        let path_text = path.to_str().unwrap();
+        for kernel in ["wavefront", "bitset-x4", "naive"] {
+            let code = gamecount(&["solve", "stones", "--limit", "100", "--kernel", kernel, "--list", path_text]);
+            assert_eq!(code, ExitCode::SUCCESS, "{kernel}");
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(text.lines().count(), 1264, "{kernel}: the statement's L = 100 has 1264 losing triples");
+            assert!(text.starts_with("0,0,0\n0,1,2\n0,3,5\n"), "{kernel}");
+        }
+        let missing = dir.join("no-such-dir").join("x.csv");
+        assert_eq!(
+            gamecount(&["solve", "stones", "--limit", "10", "--list", missing.to_str().unwrap()]),
+            ExitCode::from(2)
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

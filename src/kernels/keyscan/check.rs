@@ -1,8 +1,16 @@
 //! The one cross-check for every scan variant: the same losing triples, in the same
-//! order, as the naive reference.
+//! order, and the same count and sum, as the naive reference.
 
 use super::{KeyscanVariant, StoneScan, keyscan_naive};
 use crate::sched::Scheduler;
+
+/// The limits every variant is checked on: every `L <= 40` (tiny tiles, one and two words
+/// per row), the edges of words, of the four- and eight-word search steps and of the tile
+/// sides (`L + 1` a multiple of 64, 128, 256, 512 and one off), up to 400.
+pub const CHECK_LIMITS: &[u32] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+    31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 62, 63, 64, 65, 127, 128, 129, 191, 254, 255, 256, 257, 383, 400,
+];
 
 /// The losing triples and the summary from one variant.
 pub fn losing_triples(variant: KeyscanVariant, limit: u32, sched: &Scheduler) -> (Vec<[u32; 3]>, StoneScan) {
@@ -11,7 +19,8 @@ pub fn losing_triples(variant: KeyscanVariant, limit: u32, sched: &Scheduler) ->
     (triples, scan)
 }
 
-/// Compares `variant` with [`keyscan_naive`] for every limit in `limits`.
+/// Compares `variant` with [`keyscan_naive`] for every limit in `limits`: the triples in
+/// order, the summary, and the summary of [`KeyscanVariant::count`].
 pub fn check_variant(variant: KeyscanVariant, limits: &[u32], sched: &Scheduler) -> Result<(), String> {
     for &limit in limits {
         let mut expected = Vec::new();
@@ -20,8 +29,15 @@ pub fn check_variant(variant: KeyscanVariant, limits: &[u32], sched: &Scheduler)
         if got != expected || got_scan != expected_scan {
             let first = (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i));
             return Err(format!(
-                "keyscan {variant}: L={limit}: {got_scan:?} vs reference {expected_scan:?}, first differing triple #{first:?}"
+                "keyscan {variant} ({} threads): L={limit}: {got_scan:?} vs reference {expected_scan:?}, first differing triple #{first:?}: {:?} vs {:?}",
+                sched.threads(),
+                first.and_then(|i| got.get(i)),
+                first.and_then(|i| expected.get(i)),
             ));
+        }
+        let counted = variant.count(limit, sched);
+        if counted != expected_scan {
+            return Err(format!("keyscan {variant}: L={limit}: count() gives {counted:?}, run() {got_scan:?}"));
         }
     }
     Ok(())
@@ -40,12 +56,19 @@ mod tests {
 
     #[test]
     fn every_variant_matches_the_reference() {
-        let limits: Vec<u32> = (0..=40).chain([63, 64, 65, 127, 128, 200]).collect();
         for threads in [1, 2] {
             let sched = Scheduler::new(Some(threads)).unwrap();
             for &v in KeyscanVariant::ALL {
-                check_variant(v, &limits, &sched).unwrap();
+                check_variant(v, CHECK_LIMITS, &sched).unwrap();
             }
+        }
+    }
+
+    #[test]
+    fn the_parallel_variant_matches_with_more_threads_than_cores() {
+        for threads in [3, 8] {
+            let sched = Scheduler::new(Some(threads)).unwrap();
+            check_variant(KeyscanVariant::Wavefront, &[0, 1, 17, 63, 64, 130, 257], &sched).unwrap();
         }
     }
 }
