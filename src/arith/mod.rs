@@ -1,14 +1,17 @@
 //! Modular arithmetic: scalar helpers for any 64-bit modulus, Montgomery form for odd
-//! 32-bit moduli, primality, and binomial tables.
+//! moduli below 2^31 (scalar and in SIMD lanes), Barrett reduction for any modulus
+//! below 2^32, primality, and binomial tables.
 //!
 //! Conventions: a "residue" is a value in `[0, m)` unless a function says otherwise
 //! (the lazy SIMD forms keep values in `[0, 2p)` and say so).
 
+pub mod barrett;
 pub mod binomial;
 pub mod lanes;
 pub mod modp;
 pub mod montgomery;
 
+pub use barrett::Barrett32;
 pub use binomial::FactorialTable;
 pub use lanes::{AlignedBuffer, LANES, ModLanes};
 pub use modp::{add_mod, inv_mod, is_prime, mul_mod, pow_mod, sub_mod};

@@ -14,7 +14,7 @@
 //! Prime `p <= n`: Lucas' theorem, `C(n, k) ≡ Π C(n_i, k_i)` over the base-`p` digits,
 //! with factorial tables of `p` entries.
 
-use super::ModP;
+use crate::arith::Barrett32;
 use crate::arith::{FactorialTable, inv_mod};
 
 /// `F(n) mod p` for a prime `p < 2^32` (primality is the caller's precondition).
@@ -29,14 +29,14 @@ pub fn coins_closed_form(n: usize, p: u32) -> u32 {
 }
 
 /// `C(n, k)` as a fraction `(numerator, denominator)` of products of factors in `[1, n]`.
-fn binomial_fraction(n: u64, k: u64, mp: ModP) -> (u64, u64) {
+fn binomial_fraction(n: u64, k: u64, mp: Barrett32) -> (u64, u64) {
     let k = k.min(n - k);
     (0..k).fold((mp.reduce(1), mp.reduce(1)), |(num, den), i| (mp.mul(num, n - i), mp.mul(den, i + 1)))
 }
 
 fn sum_by_ratios(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
-    // Factors are at most n < p < 2^32, so ModP::mul takes them unreduced.
-    let mp = ModP::new(p);
+    // Factors are at most n < p < 2^32, so Barrett32::mul takes them unreduced.
+    let mp = Barrett32::new(p);
     let mul = |a, b| mp.mul(a, b);
     let (na, da) = binomial_fraction(n, a0, mp);
     let (nb, db) = binomial_fraction(n, b0, mp);
@@ -66,7 +66,7 @@ fn sum_by_ratios(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
 }
 
 fn sum_by_lucas(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
-    let mp = ModP::new(p);
+    let mp = Barrett32::new(p);
     let table = FactorialTable::new(p as usize - 1, p).expect("p - 1 < p < 2^32");
     let lucas = |mut top: u64, mut k: u64| {
         let mut product = 1 % p;

@@ -20,49 +20,6 @@ pub use closed_form::coins_closed_form;
 pub use recurrence::coins_recurrence;
 
 use crate::arith::is_prime;
-
-/// Products modulo a run-time `2 <= p < 2^32` without a division: Barrett reduction
-/// with `r = floor((2^64 - 1)/p)`. For `x < 2^64` the estimate `q = floor(x·r/2^64)`
-/// falls short of `floor(x/p)` by at most 2 (`x·r/2^64 >= x/p - x/2^64 - 1`), so
-/// `x - q·p < 3p < 2^34` and two conditional subtractions finish. A hardware division
-/// by a run-time value costs three times as much here (`machine-limits.md`).
-#[derive(Clone, Copy, Debug)]
-pub struct ModP {
-    p: u64,
-    r: u64,
-}
-
-impl ModP {
-    /// The reducer for `p`.
-    ///
-    /// # Panics
-    /// Unless `2 <= p < 2^32`.
-    pub fn new(p: u64) -> Self {
-        assert!((2..1 << 32).contains(&p), "modulus {p} out of range");
-        Self { p, r: u64::MAX / p }
-    }
-
-    /// `x mod p` for any `x < 2^64`.
-    #[inline]
-    pub fn reduce(self, x: u64) -> u64 {
-        let q = ((x as u128 * self.r as u128) >> 64) as u64;
-        let mut rem = x - q * self.p; // q <= x/p: no underflow; rem < 3p
-        if rem >= self.p {
-            rem -= self.p;
-        }
-        if rem >= self.p {
-            rem -= self.p;
-        }
-        rem
-    }
-
-    /// `a·b mod p` for `a, b < 2^32` (residues, or factors below `2^32`).
-    #[inline]
-    pub fn mul(self, a: u64, b: u64) -> u64 {
-        debug_assert!(a < 1 << 32 && b < 1 << 32);
-        self.reduce(a * b)
-    }
-}
 use crate::kernels::banded_dp::StepSet;
 use crate::kernels::variant_enum;
 

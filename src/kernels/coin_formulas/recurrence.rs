@@ -12,7 +12,7 @@
 //! `p > nR` and `q_0 ≢ 0`. The inverses come in blocks: one extended-Euclid inversion of
 //! the block's product, then two products per element walking back (Montgomery's trick).
 
-use super::ModP;
+use crate::arith::Barrett32;
 use crate::arith::{inv_mod, pow_mod};
 use crate::kernels::banded_dp::StepSet;
 
@@ -23,7 +23,7 @@ pub const INVERSE_BLOCK: usize = 1024;
 /// precondition, see `CoinFormulaVariant::applicability`).
 pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
     let (p, reach) = (p as u64, steps.max_offset() as usize);
-    let mp = ModP::new(p);
+    let mp = Barrett32::new(p);
     let target = n * reach;
     // q_e, e in [0, 2R]: Q = x^R·Σ_o c_o (x^o + x^-o).
     let mut q = vec![0u64; 2 * reach + 1];
@@ -48,7 +48,7 @@ pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
         // prefix[i] = Π_{j <= i} q0·(block_start + j); every factor is non-zero mod p.
         let mut running = 1;
         for (i, slot) in prefix[..len].iter_mut().enumerate() {
-            // k = block_start + i <= nR < p < 2^32: a valid factor for ModP::mul.
+            // k = block_start + i <= nR < p < 2^32: a valid factor for Barrett32::mul.
             running = mp.mul(running, mp.mul(q0, (block_start + i) as u64));
             *slot = running;
         }
