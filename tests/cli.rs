@@ -79,6 +79,16 @@ fn bad_input_gets_one_line_and_exit_code_two() {
         (&["solve", "coins", "--stacks", "0"], "coins"),
         (&["solve", "coins", "--stacks", "5", "--modulus", "4294967296"], "coins"),
         (&["solve", "coins", "--stacks", "1e30"], "coins"),
+        (&["solve", "coins", "--stacks", "10", "--modulus", "1000000000", "--kernel", "closed-form"], "dp-simd"),
+        (&["solve", "coins", "--stacks", "10", "--height", "0"], "coins"),
+        (&["solve", "coins", "--stacks", "10", "--height", "17"], "coins"),
+        (&["solve", "kayles", "--pins", "300000", "--kernel", "reference"], "newton"),
+        (&["solve", "kayles", "--pins", "10", "--modulus", "1e30"], "kayles"),
+        (&["solve", "stones", "--limit", "10", "--list", "/nonexistent-dir/triples.csv"], "stones"),
+        (&["solve", "stones", "--limit", "10", "--threads", "100000"], "stones"),
+        (&["solve", "cards", "--cards", "10", "--suits", "-1"], "cards"),
+        (&["solve", "all", "--kernel", "naive"], ""),
+        (&["verify", "--threads", "0"], ""),
         (&["solve", "nope"], ""),
         (&["frobnicate"], ""),
     ];
@@ -112,4 +122,45 @@ fn verify_passes_and_summarises() {
     let last = text.lines().last().unwrap();
     assert!(last.ends_with("passed, 0 failed"), "{last}");
     assert!(text.lines().filter(|l| l.starts_with("ok ")).count() >= 8);
+}
+
+#[test]
+fn list_writes_every_losing_triple_as_csv() {
+    let dir = std::env::temp_dir().join(format!("gamecount-list-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("triples.csv");
+    let out = gamecount(&["solve", "stones", "--limit", "100", "--list", file.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let triples: Vec<Vec<u64>> = text.lines().map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect();
+    assert_eq!(triples.len() as u64, value["losing"].as_u64().unwrap());
+    assert_eq!(triples.iter().map(|t| t.iter().sum::<u64>()).sum::<u64>(), 173_895);
+    assert_eq!(triples[..3], [vec![0, 0, 0], vec![0, 1, 2], vec![0, 3, 5]]);
+    assert!(triples.windows(2).all(|w| w[0] < w[1]), "lexicographic order");
+    // Nothing but the file itself is left in the directory (the temporary was renamed).
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn answers_do_not_depend_on_the_thread_count_through_the_binary() {
+    for args in [
+        &["solve", "kayles", "--pins", "2000"][..],
+        &["solve", "stones", "--limit", "300"],
+        &["solve", "cards", "--cards", "100000", "--suits", "77"],
+        &["solve", "coins", "--stacks", "3000", "--kernel", "dp-parallel"],
+    ] {
+        let answers: Vec<String> = ["1", "2", "3", "8"]
+            .iter()
+            .map(|t| {
+                let mut with_threads = args.to_vec();
+                with_threads.extend(["--threads", t]);
+                let out = gamecount(&with_threads);
+                assert!(out.status.success(), "{with_threads:?}: {}", stderr(&out));
+                stdout(&out)
+            })
+            .collect();
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{args:?}: {answers:?}");
+    }
 }

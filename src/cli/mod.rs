@@ -17,10 +17,22 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Examples shown under `gamecount --help`: the Project Euler instances.
+const EXAMPLES: &str = "Examples (the Project Euler instances):
+  gamecount solve all                                   # the four answers, as a table
+  gamecount solve kayles --pins 1000                    # f(1000) mod 10^9
+  gamecount solve stones --limit 1000 --json            # sum and number of losing triples
+  gamecount solve cards --cards 10^7 --suits 10^7       # C(10^7, 10^7) mod 10^9+7
+  gamecount solve coins --stacks 9898 --kernel dp-simd  # F(9898) mod 989898989 by the DP
+  gamecount verify --deep                               # brute force of the real games
+
+Sizes may be written 10000000, 10_000_000, 10^7 or 1e7. Exit codes: 0 success,
+1 a verify check failed, 2 the input was refused (one line on stderr).";
+
 /// Counts the positions of combinatorial games exactly: four Project Euler problems,
 /// each reduced by its theory to a hot kernel.
 #[derive(Parser, Debug)]
-#[command(name = "gamecount", version, about, long_about = None, propagate_version = true)]
+#[command(name = "gamecount", version, about, long_about = None, propagate_version = true, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
