@@ -192,7 +192,36 @@ pub fn checks(deep: bool) -> Vec<Check> {
     let max_n = if deep { 9 } else { 7 };
     // (height, largest n) for the taller stacks' searches.
     let tall: &[(usize, usize)] = if deep { &[(1, 12), (3, 5), (4, 4)] } else { &[(1, 8), (3, 4), (4, 3)] };
+    // Sizes where every kernel is compared with a DP (dp-scalar is O(n^2): the deep run
+    // compares the larger sizes with dp-simd, itself checked against dp-scalar below).
+    let agreement: &'static [u64] = if deep { &[2, 300, 1001, 9898, 30_000] } else { &[2, 300, 1001] };
     vec![
+        Check::new(
+            format!(
+                "coins: every kernel that applies gives the same F(n), n in {agreement:?}, prime and composite moduli"
+            ),
+            move |sched| {
+                let mut compared = 0;
+                for &n in agreement {
+                    for modulus in [989_898_989u64, 1_000_000_000, 4_294_967_291] {
+                        let params =
+                            CoinsParams::new(n, CoinsParams::DEFAULT_HEIGHT, modulus).map_err(|e| e.to_string())?;
+                        let oracle = if n <= 9898 { CoinsKernel::DpScalar } else { CoinsKernel::DpSimd };
+                        let expected = solve(&params, oracle, sched).map_err(|e| e.to_string())?.answer;
+                        for &kernel in CoinsKernel::ALL.iter().filter(|k| k.applicability(&params).is_ok()) {
+                            let got = solve(&params, kernel, sched).map_err(|e| e.to_string())?.answer;
+                            if got != expected {
+                                return Err(format!(
+                                    "{kernel}: F({n}) mod {modulus} = {got}, {oracle} gives {expected}"
+                                ));
+                            }
+                            compared += 1;
+                        }
+                    }
+                }
+                Ok(format!("{compared} comparisons agree"))
+            },
+        ),
         Check::new(
             format!("coins: minimax of the real game for n <= {max_n} stacks equals every kernel"),
             move |sched| {
