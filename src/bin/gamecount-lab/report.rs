@@ -226,7 +226,35 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
-    // 4. Machine limits.
+    // 4. Distance from the machine's limits.
+    if !limits.is_empty() {
+        let _ = writeln!(md, "## Distance from the machine's limits\n");
+        let _ = writeln!(
+            md,
+            "Each bound divides the least work of the kernel's method by the matching limit measured \
+             below (`scripts/roofline.sh`), on the same thread count; ratio = measured median / bound. \
+             The work models are stated with each row.\n"
+        );
+        let _ = writeln!(md, "| problem | kernel | threads | size | measured | bound | ratio | work model |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+        for bound in bounds(&timings, &limits) {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {:.1}× | {} |",
+                bound.problem,
+                bound.kernel,
+                bound.threads,
+                bound.size,
+                fmt_seconds(bound.measured),
+                fmt_seconds(bound.bound),
+                bound.measured / bound.bound,
+                bound.model
+            );
+        }
+        let _ = writeln!(md);
+    }
+
+    // 5. Machine limits.
     if !limits.is_empty() {
         let _ = writeln!(md, "## Machine limits (scripts/roofline.sh)\n");
         let _ = writeln!(md, "| quantity | threads | value | how |");
@@ -237,7 +265,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
-    // 5. The pre-release verification.
+    // 6. The pre-release verification.
     if let Ok(text) = std::fs::read_to_string(dir.join("verify-deep.txt")) {
         let summary = text.lines().find(|l| l.contains("passed,")).unwrap_or("no summary line");
         let took = text.lines().find(|l| l.starts_with("verify took")).unwrap_or("");
@@ -256,4 +284,108 @@ pub fn run(dir: &Path) -> Result<(), String> {
     std::fs::write(dir.join("README.md"), md).map_err(|e| e.to_string())?;
     eprintln!("wrote {}", dir.join("README.md").display());
     Ok(())
+}
+
+/// One row of the distance table.
+pub struct Bound {
+    pub problem: &'static str,
+    pub kernel: String,
+    pub threads: usize,
+    pub size: u64,
+    pub measured: f64,
+    pub bound: f64,
+    pub model: String,
+}
+
+/// The limit `quantity` measured on `threads` threads (the prefix of its name suffices).
+fn limit(limits: &[Limit], quantity: &str, threads: usize) -> Option<f64> {
+    limits.iter().find(|l| l.quantity.starts_with(quantity) && l.threads == threads).map(|l| l.value * 1e9)
+}
+
+/// The best (lowest median) timing of `kernel` for `problem` at `size` on `threads`.
+fn timing<'a>(timings: &'a [Timing], problem: &str, size: u64, kernel: &str, threads: usize) -> Option<&'a Timing> {
+    timings
+        .iter()
+        .filter(|t| t.problem == problem && t.size == size && t.kernel == kernel && t.threads == threads)
+        .min_by(|a, b| a.median.total_cmp(&b.median))
+}
+
+/// The bound models, for the kernels and sizes measured in the ladder.
+pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
+    let mut out = Vec::new();
+    let mut push =
+        |problem: &'static str, size: u64, kernel: &str, threads: usize, bound: Option<f64>, model: String| {
+            if let (Some(t), Some(bound)) = (timing(timings, problem, size, kernel, threads), bound) {
+                out.push(Bound { problem, kernel: kernel.into(), threads, size, measured: t.median, bound, model });
+            }
+        };
+
+    // cards: the transform streams the 2^24-entry array twice (read + write each time),
+    // and the power sum needs 23 squarings + 7 multiplies per value for s = 10^7.
+    let len = (1u64 << 24) as f64;
+    let exponent: u64 = 10_000_000;
+    let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
+    for threads in [1, 2] {
+        let wht = limit(limits, "DRAM in-place", threads).map(|bw| 2.0 * 8.0 * len / bw);
+        let pow = limit(limits, "modmul u32x16", threads).map(|rate| products_per_value * len / rate);
+        let model = format!(
+            "2 in-place passes over 64 MiB at the DRAM read+write rate, plus {products_per_value} Montgomery products per value at the 16-lane rate"
+        );
+        push("cards", 10_000_000, "fused", threads, wht.zip(pow).map(|(a, b)| a + b), model);
+    }
+
+    // coins: the DP updates about n^2 cells of the diamond (reach 4, half band), 4 lane
+    // additions each; the closed form does 17 scalar products for each of n/5 terms.
+    let n = 9898f64;
+    push(
+        "coins",
+        9898,
+        "dp-simd",
+        1,
+        limit(limits, "modadd u32x16", 1).map(|rate| 4.0 * n * n / rate),
+        "n^2 cells (the half band's diamond), 4 lane additions each, at the 16-lane add rate".into(),
+    );
+    push(
+        "coins",
+        9898,
+        "closed-form",
+        1,
+        limit(limits, "modmul scalar", 1).map(|rate| 17.0 * n / 5.0 / rate),
+        "n/5 terms of 17 modular products each, at the scalar Montgomery rate".into(),
+    );
+
+    // kayles: the T recurrence alone is 16 characters × m^2/4 multiply-adds (m = n/2).
+    let m = 500f64;
+    push(
+        "kayles",
+        1000,
+        "catalan",
+        1,
+        limit(limits, "mac u64x8", 1).map(|rate| 16.0 * m * m / 4.0 / rate),
+        "16 characters × m²/4 multiply-adds (the half convolution, one modulus factor), at the 64-bit lane rate".into(),
+    );
+
+    // stones: every losing triple comes from an open pair that reads six bit-rows; the
+    // count of losing triples comes from the library itself.
+    let stones_params = gamecount::games::stones::StonesParams::instance();
+    let losing = gamecount::games::stones::solve(
+        &stones_params,
+        gamecount::games::stones::StonesKernel::default_for(&stones_params),
+        &gamecount::sched::Scheduler::sequential(),
+    )
+    .ok()
+    .and_then(|a| a.extra.iter().find(|(k, _)| *k == "losing").map(|&(_, v)| v as f64));
+    for kernel in ["bitset-x4", "wavefront"] {
+        for threads in [1, 2] {
+            push(
+                "stones",
+                1000,
+                kernel,
+                threads,
+                losing.zip(limit(limits, "L1 reads", threads)).map(|(losing, rate)| 6.0 * losing / rate),
+                format!("6 row words for each of the {} losing pairs, at the L1 read rate", losing.unwrap_or(0.0)),
+            );
+        }
+    }
+    out
 }

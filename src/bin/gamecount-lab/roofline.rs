@@ -5,7 +5,7 @@
 //! the one least disturbed), for 1 thread and for all threads.
 
 use crate::{Provenance, csv_field};
-use gamecount::arith::Montgomery32;
+use gamecount::arith::{ModLanes, Montgomery32};
 use gamecount::sched::Scheduler;
 use std::hint::black_box;
 use std::io::Write;
@@ -73,18 +73,144 @@ fn scalar_montgomery_rate(sched: &Scheduler) -> f64 {
     let threads = sched.threads();
     let seconds = best_of(|| {
         let sums = sched.map_collect(threads, |t| {
-            let mut x: [u32; 8] = std::array::from_fn(|i| mont.to_form(i as u32 + 2 + t as u32));
-            let y = mont.to_form(123_456_789);
+            // Eight chains in locals (not an array the compiler might keep in memory).
+            let seed = t as u32;
+            let (mut a, mut b, mut c, mut d) = (seed + 2, seed + 3, seed + 4, seed + 5);
+            let (mut e, mut f, mut g, mut h) = (seed + 6, seed + 7, seed + 8, seed + 9);
+            let y = black_box(mont.to_form(123_456_789));
             for _ in 0..STEPS {
-                for v in &mut x {
-                    *v = mont.mul(*v, y);
-                }
+                a = mont.mul(a, y);
+                b = mont.mul(b, y);
+                c = mont.mul(c, y);
+                d = mont.mul(d, y);
+                e = mont.mul(e, y);
+                f = mont.mul(f, y);
+                g = mont.mul(g, y);
+                h = mont.mul(h, y);
             }
-            x.iter().fold(0u32, |a, &b| a ^ b)
+            a ^ b ^ c ^ d ^ e ^ f ^ g ^ h
         });
         black_box(sums);
     });
     (threads * STEPS * 8) as f64 / seconds / 1e9
+}
+
+/// Products per second of 16-lane Montgomery multiplication (`ModLanes::mul`, values kept
+/// in `[0, p)`), counting each lane as one product; 8 independent vectors per thread.
+fn lane_montgomery_rate(sched: &Scheduler) -> f64 {
+    let lanes = ModLanes::new(P).unwrap();
+    const STEPS: usize = 4_000_000;
+    let threads = sched.threads();
+    let seconds = best_of(|| {
+        let sums = sched.map_collect(threads, |t| {
+            let mut x: [u32x16; 8] = std::array::from_fn(|i| u32x16::splat(i as u32 + 2 + t as u32));
+            let y = u32x16::splat(123_456_789);
+            for _ in 0..STEPS {
+                for v in &mut x {
+                    *v = lanes.mul(*v, y);
+                }
+            }
+            x.iter().fold(0u32, |a, v| a ^ v.as_array()[0])
+        });
+        black_box(sums);
+    });
+    (threads * STEPS * 8 * 16) as f64 / seconds / 1e9
+}
+
+/// Additions per second of 16-lane modular addition (`ModLanes::add`: add, subtract,
+/// min), each lane one addition; 8 independent vectors per thread. The unit of the
+/// Walsh–Hadamard butterflies and of the coin DP's cell updates.
+fn lane_add_rate(sched: &Scheduler) -> f64 {
+    let lanes = ModLanes::new(P).unwrap();
+    const STEPS: usize = 8_000_000;
+    let threads = sched.threads();
+    let seconds = best_of(|| {
+        let sums = sched.map_collect(threads, |t| {
+            let mut x: [u32x16; 8] = std::array::from_fn(|i| u32x16::splat(i as u32 + 2 + t as u32));
+            let y = black_box(u32x16::splat(123_456_789));
+            for _ in 0..STEPS {
+                for v in &mut x {
+                    *v = lanes.add(*v, y);
+                }
+            }
+            x.iter().fold(0u32, |a, v| a ^ v.as_array()[0])
+        });
+        black_box(sums);
+    });
+    (threads * STEPS * 8 * 16) as f64 / seconds / 1e9
+}
+
+/// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, eight u64
+/// lanes: `vpmuludq` + `vpaddq` under AVX-512), each lane one multiply-add; 8
+/// independent accumulators per thread. The unit of the kayles convolutions.
+fn lane_mac64_rate(sched: &Scheduler) -> f64 {
+    const STEPS: usize = 8_000_000;
+    let threads = sched.threads();
+    let seconds = best_of(|| {
+        let sums = sched.map_collect(threads, |t| mac64_chains(STEPS, t as u64));
+        black_box(sums);
+    });
+    (threads * STEPS * 8 * 8) as f64 / seconds / 1e9
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+fn mac64_chains(steps: usize, seed: u64) -> u64 {
+    use std::arch::x86_64::{_mm512_add_epi64, _mm512_mul_epu32, _mm512_reduce_add_epi64, _mm512_set1_epi64};
+    // SAFETY: this function is compiled only when the whole build enables AVX-512F (the
+    // cfg above), so every instruction used exists on the CPU the binary targets; the
+    // intrinsics take and return registers only, with no other precondition.
+    unsafe {
+        let b = _mm512_set1_epi64(black_box(0x1234_5677) as i64);
+        let mut acc = [_mm512_set1_epi64(seed as i64); 8];
+        let a: [_; 8] = std::array::from_fn(|i| _mm512_set1_epi64(black_box(i as i64 + 3)));
+        // Each accumulator feeds its own next product (acc <- acc·b + a), so nothing can
+        // be hoisted out of the loop; eight chains hide the multiplier's latency.
+        for _ in 0..steps {
+            for (acc, &a) in acc.iter_mut().zip(&a) {
+                *acc = _mm512_add_epi64(_mm512_mul_epu32(*acc, b), a);
+            }
+        }
+        acc.iter().fold(0u64, |s, &v| s ^ _mm512_reduce_add_epi64(v) as u64)
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+fn mac64_chains(steps: usize, seed: u64) -> u64 {
+    let b = black_box(0x1234_5677u64);
+    let mut acc = [[seed; 8]; 8];
+    for _ in 0..steps {
+        for (i, lanes) in acc.iter_mut().enumerate() {
+            for lane in lanes.iter_mut() {
+                *lane = (*lane & 0xFFFF_FFFF).wrapping_mul(b).wrapping_add(i as u64 + 3);
+            }
+        }
+    }
+    acc.iter().flatten().fold(0, |s, &v| s ^ v)
+}
+
+/// Scalar 64-bit loads per second from a table that sits in L1 (4 KiB, summed by four
+/// independent accumulators): the unit of the stone scan's row reads.
+fn l1_load_rate(sched: &Scheduler) -> f64 {
+    const WORDS: usize = 512;
+    const SWEEPS: usize = 200_000;
+    let threads = sched.threads();
+    let seconds = best_of(|| {
+        let sums = sched.map_collect(threads, |t| {
+            let table: Vec<u64> = (0..WORDS as u64).map(|i| i ^ t as u64).collect();
+            let table = black_box(table);
+            let mut acc = [0u64; 4];
+            for _ in 0..SWEEPS {
+                for chunk in black_box(&table[..]).chunks_exact(4) {
+                    for (a, &w) in acc.iter_mut().zip(chunk) {
+                        *a ^= w;
+                    }
+                }
+            }
+            acc.iter().fold(0, |s, &v| s ^ v)
+        });
+        black_box(sums);
+    });
+    (threads * SWEEPS * WORDS) as f64 / seconds / 1e9
 }
 
 /// Runs the measurements and writes the CSV.
@@ -115,6 +241,42 @@ pub fn run(out: &Path) -> Result<(), String> {
             mont,
             "G/s",
             "8 independent chains per thread".into(),
+        ));
+        let lane_mont = lane_montgomery_rate(&sched);
+        eprintln!("16-lane Montgomery products, {threads} threads: {lane_mont:.2} G/s");
+        rows.push((
+            "modmul u32x16 Montgomery p=1e9+7".into(),
+            threads,
+            lane_mont,
+            "G/s",
+            "ModLanes::mul, 8 independent vectors per thread, per lane".into(),
+        ));
+        let lane_add = lane_add_rate(&sched);
+        eprintln!("16-lane modular additions, {threads} threads: {lane_add:.2} G/s");
+        rows.push((
+            "modadd u32x16 p=1e9+7".into(),
+            threads,
+            lane_add,
+            "G/s",
+            "ModLanes::add, 8 independent vectors per thread, per lane".into(),
+        ));
+        let mac = lane_mac64_rate(&sched);
+        eprintln!("64-bit lane multiply-adds, {threads} threads: {mac:.2} G/s");
+        rows.push((
+            "mac u64x8 (32x32->64 multiply-add)".into(),
+            threads,
+            mac,
+            "G/s",
+            "vpmuludq + vpaddq, 8 independent accumulators per thread, per lane".into(),
+        ));
+        let loads = l1_load_rate(&sched);
+        eprintln!("L1 reads, {threads} threads: {loads:.2} G words/s");
+        rows.push((
+            "L1 reads (u64 words)".into(),
+            threads,
+            loads,
+            "G/s",
+            "xor-sum of a 4 KiB table (the compiler may use vector loads), per word".into(),
         ));
         if all == 1 {
             break;
