@@ -59,6 +59,10 @@ variant_enum! {
         Bitset => "bitset",
         /// Seven byte-table look-ups per triple, O(L^3): the seed's scan.
         Naive => "naive",
+        /// Pairs by anti-diagonals, all searches of one before its marks.
+        Diagonal => "diagonal",
+        /// Tiles of pairs run in parallel, each by anti-diagonals.
+        DiagonalTiles => "diagonal-tiles",
     }
 }
 
@@ -91,6 +95,8 @@ impl StonesKernel {
             StonesKernel::BitsetX4 => KeyscanVariant::BitsetX4,
             StonesKernel::BitsetX8 => KeyscanVariant::BitsetX8,
             StonesKernel::Wavefront => KeyscanVariant::Wavefront,
+            StonesKernel::Diagonal => KeyscanVariant::Diagonal,
+            StonesKernel::DiagonalTiles => KeyscanVariant::DiagonalTiles,
         }
     }
 }
