@@ -36,17 +36,17 @@ pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, sink: Option<&mut dyn FnM
     let mut tables = LineTables::new(limit);
     let mut scan = StoneScan::default();
     let mut kept = Vec::new();
-    // Pairs with a partner on one anti-diagonal: at most its L / 2 + 1 pairs, plus the
-    // slot pass 1 writes before it knows whether to keep it.
-    let mut found = vec![(0u32, 0u32); limit as usize / 2 + 2];
+    // Pairs with a partner among 64 of one anti-diagonal, plus the slot pass 1 writes
+    // before it knows whether to keep it.
+    let mut found = [(0u32, 0u32); 65];
     let progress = sched.progress(2 * limit as u64 + 1, "stones diagonals");
     for t in 0..=2 * limit {
         let lo = tables.diagonal_start(t);
         let last = t / 2 - lo; // flags 0..=last: the pairs (lo..=t/2, t - x)
-        let mut count = 0;
-        for (w, &closed) in tables.closed_flags(t)[..=last as usize >> 6].iter().enumerate() {
+        for w in 0..=last as usize >> 6 {
             let beyond = if w == last as usize >> 6 { u64::MAX << (last & 63) << 1 } else { 0 };
-            let mut open = !closed & !beyond;
+            let mut open = !tables.closed_flags(t)[w] & !beyond;
+            let mut count = 0;
             while open != 0 {
                 let x = lo + 64 * w as u32 + open.trailing_zeros();
                 open &= open - 1;
@@ -54,13 +54,13 @@ pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, sink: Option<&mut dyn FnM
                 found[count] = (x, z);
                 count += (z <= limit) as usize;
             }
-        }
-        for &(x, z) in &found[..count] {
-            let y = t - x;
-            scan.record(x, y, z);
-            tables.mark(x, y, z);
-            if sink.is_some() {
-                kept.push([x, y, z]);
+            for &(x, z) in &found[..count] {
+                let y = t - x;
+                scan.record(x, y, z);
+                tables.mark(x, y, z);
+                if sink.is_some() {
+                    kept.push([x, y, z]);
+                }
             }
         }
         progress.inc(1);

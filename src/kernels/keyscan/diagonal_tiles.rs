@@ -30,7 +30,7 @@
 use super::StoneScan;
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
-use super::window::{Group, LineTables, PairGroups, partner};
+use super::window::{Group, LineTables, PairGroups, PairSource, partner};
 use crate::sched::Scheduler;
 
 /// The tile side, as a power of two (at most 6: one open-flag word per block).
@@ -166,6 +166,60 @@ impl Held<'_> {
     }
 }
 
+/// The held blocks of a tile, read-only, for the searches of one anti-diagonal.
+struct TileView<'a> {
+    limit: u32,
+    rw: usize,
+    g: usize,
+    pile_x: &'a [u64],
+    pile_y: &'a [u64],
+    diff_k: &'a [u64],
+    diff_low: &'a [u64],
+    /// Word index of the group of `x_lo` (`y_lo`) in `pile_x` (`pile_y`).
+    base_x: usize,
+    base_y: usize,
+    x_lo: u32,
+    y_lo: u32,
+    /// Word index of the group of `first_d` in `diff_k`, of `first_d - tile` in `diff_low`.
+    base_k: usize,
+    base_low: usize,
+    first_d: u32,
+    tile: u32,
+}
+
+impl TileView<'_> {
+    /// Whether the difference `d` is in block `k - 1` (else `k`), and the word index of
+    /// its group there.
+    #[inline(always)]
+    fn group_d(&self, d: u32) -> (bool, usize) {
+        if d >= self.first_d {
+            (false, self.base_k + (d - self.first_d) as usize * self.g)
+        } else {
+            (true, self.base_low + (d + self.tile - self.first_d) as usize * self.g)
+        }
+    }
+}
+
+impl PairSource for TileView<'_> {
+    fn row_words(&self) -> usize {
+        self.rw
+    }
+
+    fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    #[inline(always)]
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
+        let (low, at_d) = self.group_d(y - x);
+        PairGroups {
+            y: Group { words: self.pile_y, at: self.base_y + (y - self.y_lo) as usize * self.g },
+            x: Group { words: self.pile_x, at: self.base_x + (x - self.x_lo) as usize * self.g },
+            d: Group { words: if low { self.diff_low } else { self.diff_k }, at: at_d },
+        }
+    }
+}
+
 /// Scans the pairs of tile `(i, j)` by anti-diagonals.
 fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -> TileOut {
     let (limit, tile, rw, g) = (at.limit, 1u32 << at.log, at.rw, at.g);
@@ -227,22 +281,30 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
         // Pass 1: the searches (each reads only marks of earlier anti-diagonals).
         let count = {
             let pile_x = &*held.pile_x;
-            let pile_y = held.pile_y.as_deref().unwrap_or(pile_x);
-            let (diff_k, diff_low) = (&*held.diff_k, held.diff_low.as_deref().unwrap_or(&[]));
+            let view = TileView {
+                limit,
+                rw,
+                g,
+                pile_x,
+                pile_y: held.pile_y.as_deref().unwrap_or(pile_x),
+                diff_k: &*held.diff_k,
+                diff_low: held.diff_low.as_deref().unwrap_or(&[]),
+                base_x,
+                base_y,
+                x_lo,
+                y_lo,
+                base_k,
+                base_low,
+                first_d,
+                tile,
+            };
             let span = (x_last - x_first) as u64;
             let mut open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
             let mut count = 0;
             while open != 0 {
                 let x = x_first + open.trailing_zeros();
                 open &= open - 1;
-                let y = d - x;
-                let (low, gd) = group_d(y - x);
-                let groups = PairGroups {
-                    y: Group { words: pile_y, at: group_y(y) },
-                    x: Group { words: pile_x, at: group_x(x) },
-                    d: Group { words: if low { diff_low } else { diff_k }, at: gd },
-                };
-                let z = partner(groups, rw, limit, x, y);
+                let z = partner(&view, x, d - x);
                 found[count] = (x, z);
                 count += (z <= limit) as usize;
             }

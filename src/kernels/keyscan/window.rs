@@ -223,28 +223,52 @@ impl LineTables {
     /// The partner of the open pair `(x, y)` given the marks so far (see [`partner`]).
     #[inline(always)]
     pub fn partner(&self, x: u32, y: u32) -> u32 {
-        partner(self.pair_groups(x, y), self.row_words, self.limit, x, y)
+        partner(self, x, y)
     }
 }
 
-/// The partner of the open pair `(x, y)` given the marks in its groups `g` (rows of
-/// `rw` words, limit `L`): the least free `z` in `y..=L`, or a value above `L` (possibly
-/// [`NO_PARTNER`]) when there is none.
+/// Where the groups of a pair are: the sequential tables, or the blocks a tile holds.
+pub trait PairSource {
+    /// Words per row.
+    fn row_words(&self) -> usize;
+    /// The largest pile size `L`.
+    fn limit(&self) -> u32;
+    /// The groups of the pair `(x, y)`.
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_>;
+}
+
+impl PairSource for LineTables {
+    fn row_words(&self) -> usize {
+        self.row_words
+    }
+
+    fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    #[inline(always)]
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
+        self.pair_groups(x, y)
+    }
+}
+
+/// The partner of the open pair `(x, y)` given the marks in `tables`: the least free `z`
+/// in `y..=L`, or a value above `L` (possibly [`NO_PARTNER`]) when there is none.
 #[inline(always)]
-pub fn partner(g: PairGroups<'_>, rw: usize, limit: u32, x: u32, y: u32) -> u32 {
-    match first_window(g, rw, x, y) {
+pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+    match first_window(tables.groups(x, y), tables.row_words(), x, y) {
         Some(z) => z,
-        None => partner_from(g, rw, limit, x, y, (y as usize >> 6) + WINDOW_WORDS),
+        None => partner_from(tables, x, y, (y as usize >> 6) + WINDOW_WORDS),
     }
 }
 
-/// The search continued from word `w` on (no candidate below `y` is left there).
-///
-/// Inlined although rarely needed at small limits: a call would make the caller build
-/// the groups in memory for every pair, taken or not.
-#[inline(always)]
-fn partner_from(g: PairGroups<'_>, rw: usize, limit: u32, x: u32, y: u32, mut w: usize) -> u32 {
-    while w <= limit as usize >> 6 {
+/// The search continued from word `w` on (no candidate below `y` is left there). Out of
+/// line, and given only the pair: the hot loop need not keep the groups for it.
+#[cold]
+#[inline(never)]
+fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
+    let (g, rw) = (tables.groups(x, y), tables.row_words());
+    while w <= tables.limit() as usize >> 6 {
         if let Some(z) = next_window(g, rw, x, y, w) {
             return z;
         }
