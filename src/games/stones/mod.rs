@@ -49,7 +49,13 @@ impl StonesParams {
 variant_enum! {
     /// How the losing triples are scanned (the [`KeyscanVariant`]s, one for one).
     pub enum StonesKernel {
-        /// Tiles of pairs run in parallel; the fastest for large limits.
+        /// Pairs by anti-diagonals, all searches of one before its marks; the fastest
+        /// below `L = 2048`.
+        Diagonal => "diagonal",
+        /// Tiles of pairs run in parallel, each by anti-diagonals; the fastest for large
+        /// limits.
+        DiagonalTiles => "diagonal-tiles",
+        /// Tiles of pairs run in parallel, each in lexicographic order.
         Wavefront => "wavefront",
         /// Pairs in lexicographic order, the partner search four words per step.
         BitsetX4 => "bitset-x4",
@@ -59,27 +65,24 @@ variant_enum! {
         Bitset => "bitset",
         /// Seven byte-table look-ups per triple, O(L^3): the seed's scan.
         Naive => "naive",
-        /// Pairs by anti-diagonals, all searches of one before its marks.
-        Diagonal => "diagonal",
-        /// Tiles of pairs run in parallel, each by anti-diagonals.
-        DiagonalTiles => "diagonal-tiles",
     }
 }
 
-/// From this limit on, [`StonesKernel::Wavefront`] is the default, below it the
-/// lexicographic four-lane scan. Measured on this 2-core machine at L = 1000: the
-/// wavefront takes 3.4–4.7 ms when both cores are free, against 4.7–5.1 ms for
-/// `bitset-x4`, but 5.7–6.9 ms on one thread or when the other core is busy (as it often
-/// is on a shared machine), and a whole `solve` process then had a median of 15.7 ms
-/// against 8.0 ms. On one thread the lexicographic scan stays ahead up to about L = 4000;
-/// from L = 8000 on the tiled scan is far ahead even on one thread, because its rows stay
-/// in cache (0.71 s against 1.6–2.5 s at 8000).
-pub const WAVEFRONT_FROM: u32 = 2048;
+/// From this limit on, [`StonesKernel::DiagonalTiles`] is the default, below it the
+/// sequential [`StonesKernel::Diagonal`]. Measured on this 2-core machine while other
+/// work ran on it (medians of whole `solve` processes, alternated): at L = 1000,
+/// `diagonal` 3.8 ms on one thread, `diagonal-tiles` 4.9 ms on one or two threads (the
+/// second worker often starts 2–5 ms late here: a parked thread waits for the busy core),
+/// `bitset-x4` 5.7 ms, `wavefront` 8.9 ms. In-process, one thread, the tiled scan is
+/// within 5–20 % of the sequential one up to L = 3000; the sequential one reads every row
+/// on every anti-diagonal, which from a few thousand on no longer fits the caches
+/// (L = 10^4: 2.5 s against 1.25 s tiled, one thread).
+pub const TILES_FROM: u32 = 2048;
 
 impl StonesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &StonesParams) -> Self {
-        if params.limit >= WAVEFRONT_FROM { StonesKernel::Wavefront } else { StonesKernel::BitsetX4 }
+        if params.limit >= TILES_FROM { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
