@@ -49,8 +49,8 @@ impl StonesParams {
 variant_enum! {
     /// How the losing triples are scanned (the [`KeyscanVariant`]s, one for one).
     pub enum StonesKernel {
-        /// Pairs by anti-diagonals, all searches of one before its marks; the fastest
-        /// below `L = 2048`.
+        /// Strips of pairs by anti-diagonals, all searches of one before its marks; the
+        /// fastest on one thread.
         Diagonal => "diagonal",
         /// Tiles of pairs run in parallel, each by anti-diagonals; the fastest for large
         /// limits.

@@ -18,7 +18,7 @@
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step (`wide::u64x4`, `u64x8`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
-//! | `diagonal` | `diagonal.rs` | pairs by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`) |
+//! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`) |
 //! | `diagonal-tiles` | `diagonal_tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
 //!
 //! The tables (`tables.rs`) hold the three kinds of keys as bit rows, `K2` in both
@@ -87,7 +87,7 @@ variant_enum! {
         BitsetX8 => "bitset-x8",
         /// Tiles of pairs run as a wavefront on the scheduler's threads.
         Wavefront => "wavefront",
-        /// Anti-diagonals of pairs, all searches of one before its marks.
+        /// Strips of 64 `x`, each by anti-diagonals, all searches of one before its marks.
         Diagonal => "diagonal",
         /// Tiles of pairs run as a wavefront, each by anti-diagonals.
         DiagonalTiles => "diagonal-tiles",

@@ -60,11 +60,11 @@ pub struct LineTables {
     /// Word index of pile group 0 and of difference group 0, both line-aligned.
     pile_base: usize,
     diff_base: usize,
-    /// Per anti-diagonal `t = x + y`, bit `x - lo(t)` set when `K1(x, t - x)` is marked
-    /// (the pair lies in a losing triple already), `lo(t) = max(0, t - L)`.
+    /// The open flags, by strips of 64 pile sizes `x`: for the strip `s` (`x` in
+    /// `64 s .. 64 s + 64`) one word per anti-diagonal `t = x + y` that meets it (`128 s
+    /// <= t <= 64 s + 63 + L`), bit `x mod 64` set when `K1(x, t - x)` is marked (the pair
+    /// lies in a losing triple already).
     open: Vec<u64>,
-    /// Words per anti-diagonal of `open`: `(L / 2 + 1)` bits.
-    open_words: usize,
 }
 
 /// One group of a pair: the buffer holding it and the index of its first word (the
@@ -95,15 +95,20 @@ impl LineTables {
         2 * (limit as usize + 1) * 2 * Self::row_words_for(limit) + 4 * LINE_WORDS
     }
 
+    /// Index of the first open-flag word of strip `s`: strip `s'` has `L + 64 - 64 s'`
+    /// anti-diagonals (`t` from `128 s'` to `64 s' + 63 + L`).
+    const fn strip_start(limit: u32, s: usize) -> usize {
+        s * (limit as usize + 64) - 32 * s * (s.saturating_sub(1))
+    }
+
     /// Words of the open flags for `limit`.
     const fn open_words_for(limit: u32) -> usize {
-        (limit as usize / 2 + 1).div_ceil(64)
+        Self::strip_start(limit, (limit as usize >> 6) + 1)
     }
 
     /// Bytes the tables take for `limit`.
     pub const fn bytes_for(limit: u32) -> u64 {
-        let open = (2 * limit as usize + 1) * Self::open_words_for(limit);
-        8 * (Self::buffer_words(limit) + open) as u64
+        8 * (Self::buffer_words(limit) + Self::open_words_for(limit)) as u64
     }
 
     /// Empty tables for `limit`.
@@ -117,9 +122,8 @@ impl LineTables {
         let pile_base = align + LINE_WORDS;
         let diff_base = pile_base + table_words + LINE_WORDS;
         debug_assert!(diff_base + table_words + LINE_WORDS <= words.len());
-        let open_words = Self::open_words_for(limit);
-        let open = vec![0u64; (2 * limit as usize + 1) * open_words];
-        Self { limit, row_words, words, pile_base, diff_base, open, open_words }
+        let open = vec![0u64; Self::open_words_for(limit)];
+        Self { limit, row_words, words, pile_base, diff_base, open }
     }
 
     /// The largest pile size `L`.
@@ -151,17 +155,18 @@ impl LineTables {
         PairGroups { y: group(self.pile_group(y)), x: group(self.pile_group(x)), d: group(self.diff_group(y - x)) }
     }
 
-    /// First pile size of the anti-diagonal `t`: `lo(t) = max(0, t - L)`.
+    /// Index of the open-flag word of strip `x / 64` on anti-diagonal `t`.
     #[inline(always)]
-    pub fn diagonal_start(&self, t: u32) -> u32 {
-        t.saturating_sub(self.limit)
+    fn open_word(&self, x: u32, t: u32) -> usize {
+        let s = x as usize >> 6;
+        Self::strip_start(self.limit, s) + t as usize - 128 * s
     }
 
-    /// The open flags of anti-diagonal `t` (bit `x - lo(t)` marked: pair closed).
+    /// The open flags of strip `s` on anti-diagonal `t` (bit `x mod 64` set: the pair `(x,
+    /// t - x)` is closed), for `128 s <= t <= 64 s + 63 + L`.
     #[inline(always)]
-    pub fn closed_flags(&self, t: u32) -> &[u64] {
-        let at = t as usize * self.open_words;
-        &self.open[at..at + self.open_words]
+    pub fn closed_flags(&self, s: u32, t: u32) -> u64 {
+        self.open[self.open_word(64 * s, t)]
     }
 
     /// Whether bit `b` of row `r` of `table` is set.
@@ -171,8 +176,7 @@ impl LineTables {
 
     /// Whether the pair `(x, y)` is closed (`K1(x, y)` marked), from the open flags.
     pub fn closed(&self, x: u32, y: u32) -> bool {
-        let i = (x - self.diagonal_start(x + y)) as usize;
-        self.closed_flags(x + y)[i >> 6] >> (i & 63) & 1 == 1
+        self.closed_flags(x >> 6, x + y) >> (x & 63) & 1 == 1
     }
 
     /// Word index of row `r` of `table`.
@@ -200,7 +204,8 @@ impl LineTables {
     ///
     /// The open flags record `K1(y, z)` and `K1(x, z)` for the pairs `(y, z)` and `(x, z)`
     /// on the anti-diagonals `y + z` and `x + z` (both after `t = x + y` unless `z = x`,
-    /// which makes all three equal and the flag the pair's own).
+    /// which makes all three equal and the flag the pair's own), in the strips of `y` and
+    /// `x`.
     #[inline(always)]
     pub fn mark(&mut self, x: u32, y: u32, z: u32) {
         let rw = self.row_words;
@@ -214,9 +219,8 @@ impl LineTables {
         Self::set(words, gy + rw, z - x); // K2(z-x, y), transposed
         Self::set(words, gd + rw, z - x); // K3(y-x, z-x)
         for (a, b) in [(y, z), (x, z)] {
-            let t = a + b;
-            let (at, bit) = (t as usize * self.open_words, a - self.diagonal_start(t));
-            Self::set(&mut self.open, at, bit);
+            let at = self.open_word(a, a + b);
+            Self::set(&mut self.open, at, a & 63);
         }
     }
 
