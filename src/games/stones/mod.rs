@@ -70,13 +70,14 @@ variant_enum! {
 
 /// From this limit on, [`StonesKernel::DiagonalTiles`] is the default, below it the
 /// sequential [`StonesKernel::Diagonal`]. Measured on this 2-core machine while other
-/// work ran on it (medians of whole `solve` processes, alternated): at L = 1000,
-/// `diagonal` 3.8 ms on one thread, `diagonal-tiles` 4.9 ms on one or two threads (the
-/// second worker often starts 2–5 ms late here: a parked thread waits for the busy core),
-/// `bitset-x4` 5.7 ms, `wavefront` 8.9 ms. In-process, one thread, the tiled scan is
-/// within 5–20 % of the sequential one up to L = 3000; the sequential one reads every row
-/// on every anti-diagonal, which from a few thousand on no longer fits the caches
-/// (L = 10^4: 2.5 s against 1.25 s tiled, one thread).
+/// work ran on it: at L = 1000, whole `solve` processes (medians, alternated) took 3.8 ms
+/// with `diagonal` on one thread, 4.9 ms with `diagonal-tiles` on one or two threads (the
+/// second worker often starts 2–5 ms late here: a woken thread waits for the busy core),
+/// 5.7 ms with `bitset-x4`, 8.9 ms with `wavefront`. In-process on one thread the
+/// sequential scan is the fastest at every size (2.9 ms at 1000, 49 ms at 3000, 1.28 s
+/// at 10^4, level with the tiled one there), so the tiled one pays off only with a free
+/// second core; from a few thousand on its runs are long enough for a late worker to
+/// catch up (L = 10^4: 0.83 s on two threads).
 pub const TILES_FROM: u32 = 2048;
 
 impl StonesKernel {

@@ -29,8 +29,9 @@
 //!   read every row of the tables each time (at `L = 10^4` that was twice as slow).
 //!
 //! The searches use the one-window search of `window.rs`; pass 2 sets seven key bits
-//! and two open flags per losing triple. The losing triples come out of order; when a
-//! sink wants them they are kept and sorted lexicographically at the end.
+//! and two open flags per losing triple. Within a strip the losing triples come out of
+//! order; when a sink wants them, each strip's are sorted and handed out once the strip
+//! is done (at most `64 (L + 1)` at a time: one per pair, seed section 8).
 
 use super::StoneScan;
 use super::window::LineTables;
@@ -38,7 +39,7 @@ use crate::sched::Scheduler;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
 /// lexicographic order when given (`sched` only draws the progress bar).
-pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, sink: Option<&mut dyn FnMut(u32, u32, u32)>) -> StoneScan {
+pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, mut sink: Option<&mut dyn FnMut(u32, u32, u32)>) -> StoneScan {
     let mut tables = LineTables::new(limit);
     let mut scan = StoneScan::default();
     let mut kept = Vec::new();
@@ -71,11 +72,11 @@ pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, sink: Option<&mut dyn FnM
                 }
             }
         }
+        if let Some(sink) = sink.as_deref_mut() {
+            kept.sort_unstable();
+            kept.drain(..).for_each(|[x, y, z]| sink(x, y, z));
+        }
         progress.inc(1);
-    }
-    if let Some(sink) = sink {
-        kept.sort_unstable();
-        kept.iter().for_each(|&[x, y, z]| sink(x, y, z));
     }
     scan
 }

@@ -124,15 +124,15 @@ impl KeyscanVariant {
     /// much again for the marks held between tiles, the per-block allocations and the
     /// allocator's slack (measured peak RSS of the whole process: 102 MB at `L = 8000`,
     /// 240 MB at 16000, 603 MB at 30000, against 34, 130 and 459 MB of tables). The
-    /// anti-diagonal scan finds the triples out of order: with a sink it holds them all
-    /// (at most one per pair, seed section 8, 12 bytes each) to sort them.
+    /// sequential anti-diagonal scan finds a strip's triples out of order: with a sink it
+    /// holds them to sort them (at most one per pair, seed section 8, 12 bytes each).
     pub fn memory_bytes(self, limit: u32) -> u64 {
         let side = limit as u64 + 1;
         let tables = tables::Layout::new(limit).table_bytes();
         match self {
             KeyscanVariant::Naive => 3 * side * side,
             KeyscanVariant::Wavefront => tables + tables / 2,
-            KeyscanVariant::Diagonal => window::LineTables::bytes_for(limit) + 12 * side * (side + 1) / 2,
+            KeyscanVariant::Diagonal => window::LineTables::bytes_for(limit) + 12 * 64 * side,
             KeyscanVariant::DiagonalTiles => diagonal_tiles::memory_bytes(limit),
             _ => tables,
         }
