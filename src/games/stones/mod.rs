@@ -70,14 +70,15 @@ variant_enum! {
 
 /// From this limit on, [`StonesKernel::DiagonalTiles`] is the default, below it the
 /// sequential [`StonesKernel::Diagonal`]. Measured on this 2-core machine while other
-/// work ran on it: at L = 1000, whole `solve` processes (medians, alternated) took 3.8 ms
-/// with `diagonal` on one thread, 4.9 ms with `diagonal-tiles` on one or two threads (the
-/// second worker often starts 2–5 ms late here: a woken thread waits for the busy core),
-/// 5.7 ms with `bitset-x4`, 8.9 ms with `wavefront`. In-process on one thread the
+/// work ran on it (load average 1.1–2.2): at L = 1000, 420 whole `solve` processes each,
+/// alternated, had compute medians of 3.2 ms for `diagonal` on one thread (3.5 ms with a
+/// two-thread pool starting up beside it), 4.4 ms for `diagonal-tiles` on two (the second
+/// worker often starts milliseconds late here: a woken thread waits for the busy core),
+/// 5.2 ms for `bitset-x4`, 7.0 ms for `wavefront`. In-process on one thread the
 /// sequential scan is the fastest at every size (2.9 ms at 1000, 49 ms at 3000, 1.28 s
 /// at 10^4, level with the tiled one there), so the tiled one pays off only with a free
-/// second core; from a few thousand on its runs are long enough for a late worker to
-/// catch up (L = 10^4: 0.83 s on two threads).
+/// second core, which from a few thousand on it uses well (criterion, L = 3000: 26.6 ms
+/// on two threads against 52.9 ms on one).
 pub const TILES_FROM: u32 = 2048;
 
 impl StonesKernel {
