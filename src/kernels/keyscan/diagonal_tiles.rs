@@ -24,8 +24,15 @@
 //! # Tile size
 //!
 //! `2^6 = 64`: one open-flag word per anti-diagonal and block, and at `L = 1000` sixteen
-//! blocks, 136 tiles of about 20 µs, whose longest chain (31 tiles) is well below half
+//! blocks, 136 tiles of about 25 µs, whose longest chain (31 tiles) is well below half
 //! the work.
+//!
+//! # Cost
+//!
+//! On one thread the tiles cost about a quarter more than the strips of `diagonal.rs`
+//! (criterion, L = 1000: 3.65 ms against 2.92 ms): twice as many anti-diagonal segments,
+//! the deferred marks, the locks. Two threads with a warm pool: 2.13 ms at 1000, 26.6 ms
+//! at 3000 (52.9 ms on one).
 
 use super::StoneScan;
 use super::tables::Layout;
