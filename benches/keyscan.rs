@@ -1,5 +1,5 @@
 //! Every stone-game scan side by side, throughput in sorted triples `x <= y <= z <= L` per
-//! second (the naive scan's unit of work), and the parallel scan on one and two threads.
+//! second (the naive scan's unit of work), and the parallel scans on one and two threads.
 
 #[path = "common.rs"]
 mod common;
@@ -36,12 +36,14 @@ fn threads(c: &mut criterion::Criterion) {
     for limit in [1000, 3000] {
         group.throughput(Throughput::Elements(triples(limit)));
         let expected = KeyscanVariant::BitsetX4.count(limit, &Scheduler::sequential());
-        for threads in [1, 2] {
-            let sched = Scheduler::new(Some(threads)).expect("scheduler");
-            assert_eq!(KeyscanVariant::Wavefront.count(limit, &sched), expected, "wavefront disagrees");
-            group.bench_function(BenchmarkId::new(format!("wavefront-{threads}t"), limit), |b| {
-                b.iter(|| KeyscanVariant::Wavefront.count(limit, &sched))
-            });
+        for variant in [KeyscanVariant::Wavefront, KeyscanVariant::DiagonalTiles] {
+            for threads in [1, 2] {
+                let sched = Scheduler::new(Some(threads)).expect("scheduler");
+                assert_eq!(variant.count(limit, &sched), expected, "{variant} disagrees");
+                group.bench_function(BenchmarkId::new(format!("{variant}-{threads}t"), limit), |b| {
+                    b.iter(|| variant.count(limit, &sched))
+                });
+            }
         }
     }
     group.finish();

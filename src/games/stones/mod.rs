@@ -49,7 +49,13 @@ impl StonesParams {
 variant_enum! {
     /// How the losing triples are scanned (the [`KeyscanVariant`]s, one for one).
     pub enum StonesKernel {
-        /// Tiles of pairs run in parallel; the fastest for large limits.
+        /// Strips of pairs by anti-diagonals, all searches of one before its marks; the
+        /// fastest on one thread.
+        Diagonal => "diagonal",
+        /// Tiles of pairs run in parallel, each by anti-diagonals; the fastest for large
+        /// limits.
+        DiagonalTiles => "diagonal-tiles",
+        /// Tiles of pairs run in parallel, each in lexicographic order.
         Wavefront => "wavefront",
         /// Pairs in lexicographic order, the partner search four words per step.
         BitsetX4 => "bitset-x4",
@@ -62,20 +68,23 @@ variant_enum! {
     }
 }
 
-/// From this limit on, [`StonesKernel::Wavefront`] is the default, below it the
-/// lexicographic four-lane scan. Measured on this 2-core machine at L = 1000: the
-/// wavefront takes 3.4–4.7 ms when both cores are free, against 4.7–5.1 ms for
-/// `bitset-x4`, but 5.7–6.9 ms on one thread or when the other core is busy (as it often
-/// is on a shared machine), and a whole `solve` process then had a median of 15.7 ms
-/// against 8.0 ms. On one thread the lexicographic scan stays ahead up to about L = 4000;
-/// from L = 8000 on the tiled scan is far ahead even on one thread, because its rows stay
-/// in cache (0.71 s against 1.6–2.5 s at 8000).
-pub const WAVEFRONT_FROM: u32 = 2048;
+/// From this limit on, [`StonesKernel::DiagonalTiles`] is the default, below it the
+/// sequential [`StonesKernel::Diagonal`]. Measured on this 2-core machine while other
+/// work ran on it (load average 1.1–2.2): at L = 1000, 420 whole `solve` processes each,
+/// alternated, had compute medians of 3.2 ms for `diagonal` on one thread (3.5 ms with a
+/// two-thread pool starting up beside it), 4.4 ms for `diagonal-tiles` on two (the second
+/// worker often starts milliseconds late here: a woken thread waits for the busy core),
+/// 5.2 ms for `bitset-x4`, 7.0 ms for `wavefront`. In-process on one thread the
+/// sequential scan is the fastest at every size (2.9 ms at 1000, 49 ms at 3000, 1.28 s
+/// at 10^4, level with the tiled one there), so the tiled one pays off only with a free
+/// second core, which from a few thousand on it uses well (criterion, L = 3000: 26.6 ms
+/// on two threads against 52.9 ms on one).
+pub const TILES_FROM: u32 = 2048;
 
 impl StonesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &StonesParams) -> Self {
-        if params.limit >= WAVEFRONT_FROM { StonesKernel::Wavefront } else { StonesKernel::BitsetX4 }
+        if params.limit >= TILES_FROM { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -91,6 +100,8 @@ impl StonesKernel {
             StonesKernel::BitsetX4 => KeyscanVariant::BitsetX4,
             StonesKernel::BitsetX8 => KeyscanVariant::BitsetX8,
             StonesKernel::Wavefront => KeyscanVariant::Wavefront,
+            StonesKernel::Diagonal => KeyscanVariant::Diagonal,
+            StonesKernel::DiagonalTiles => KeyscanVariant::DiagonalTiles,
         }
     }
 }

@@ -18,23 +18,31 @@
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step (`wide::u64x4`, `u64x8`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
+//! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`) |
+//! | `diagonal-tiles` | `diagonal_tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
 //!
 //! The tables (`tables.rs`) hold the three kinds of keys as bit rows, `K2` in both
-//! orientations; the search (`search.rs`) is the same in every bitset variant. Why the
-//! pairs may be visited in other orders than the lexicographic one, and which tiles may
-//! run at the same time, is argued in `wavefront.rs`. `check.rs` compares any variant with
-//! the reference.
+//! orientations; the search (`search.rs`) is the same in every bitset variant but
+//! `diagonal`, which has its own line-aligned tables and window search (`window.rs`). Why
+//! the pairs may be visited in other orders than the lexicographic one, and which tiles
+//! may run at the same time, is argued in `wavefront.rs`. `check.rs` compares any variant
+//! with the reference.
 
 pub mod bitset;
 pub mod bitset_wide;
 pub mod check;
+pub mod diagonal;
+pub mod diagonal_tiles;
 pub mod naive;
 pub mod search;
 pub mod tables;
 pub mod wavefront;
+pub mod window;
 
 pub use bitset::keyscan_bitset;
 pub use bitset_wide::{keyscan_bitset_x4, keyscan_bitset_x8};
+pub use diagonal::keyscan_diagonal;
+pub use diagonal_tiles::keyscan_diagonal_tiles;
 pub use naive::keyscan_naive;
 pub use wavefront::keyscan_wavefront;
 
@@ -79,6 +87,10 @@ variant_enum! {
         BitsetX8 => "bitset-x8",
         /// Tiles of pairs run as a wavefront on the scheduler's threads.
         Wavefront => "wavefront",
+        /// Strips of 64 `x`, each by anti-diagonals, all searches of one before its marks.
+        Diagonal => "diagonal",
+        /// Tiles of pairs run as a wavefront, each by anti-diagonals.
+        DiagonalTiles => "diagonal-tiles",
     }
 }
 
@@ -92,6 +104,8 @@ impl KeyscanVariant {
             KeyscanVariant::BitsetX4 => keyscan_bitset_x4(limit, sched, sink),
             KeyscanVariant::BitsetX8 => keyscan_bitset_x8(limit, sched, sink),
             KeyscanVariant::Wavefront => keyscan_wavefront(limit, sched, Some(sink)),
+            KeyscanVariant::Diagonal => keyscan_diagonal(limit, sched, Some(sink)),
+            KeyscanVariant::DiagonalTiles => keyscan_diagonal_tiles(limit, sched, Some(sink)),
         }
     }
 
@@ -100,6 +114,8 @@ impl KeyscanVariant {
     pub fn count(self, limit: u32, sched: &Scheduler) -> StoneScan {
         match self {
             KeyscanVariant::Wavefront => keyscan_wavefront(limit, sched, None),
+            KeyscanVariant::Diagonal => keyscan_diagonal(limit, sched, None),
+            KeyscanVariant::DiagonalTiles => keyscan_diagonal_tiles(limit, sched, None),
             _ => self.run(limit, sched, &mut |_, _, _| {}),
         }
     }
@@ -107,13 +123,17 @@ impl KeyscanVariant {
     /// Bytes the variant allocates for `limit`: its tables, and for the wavefront half as
     /// much again for the marks held between tiles, the per-block allocations and the
     /// allocator's slack (measured peak RSS of the whole process: 102 MB at `L = 8000`,
-    /// 240 MB at 16000, 603 MB at 30000, against 34, 130 and 459 MB of tables).
+    /// 240 MB at 16000, 603 MB at 30000, against 34, 130 and 459 MB of tables). The
+    /// sequential anti-diagonal scan finds a strip's triples out of order: with a sink it
+    /// holds them to sort them (at most one per pair, seed section 8, 12 bytes each).
     pub fn memory_bytes(self, limit: u32) -> u64 {
         let side = limit as u64 + 1;
         let tables = tables::Layout::new(limit).table_bytes();
         match self {
             KeyscanVariant::Naive => 3 * side * side,
             KeyscanVariant::Wavefront => tables + tables / 2,
+            KeyscanVariant::Diagonal => window::LineTables::bytes_for(limit) + 12 * 64 * side,
+            KeyscanVariant::DiagonalTiles => diagonal_tiles::memory_bytes(limit),
             _ => tables,
         }
     }

@@ -86,7 +86,7 @@ const SUB: u32 = 16;
 const MIN_BLOCKS: u32 = 8;
 
 /// Strips of tiles per group when the triples are handed out in order.
-const STRIPS_PER_GROUP: u32 = 8;
+pub(super) const STRIPS_PER_GROUP: u32 = 8;
 
 /// The tile side for `limit`, as a power of two: `2^MAX_TILE_LOG`, or smaller so that
 /// there are at least `MIN_BLOCKS` blocks.
@@ -97,51 +97,74 @@ pub fn tile_log_for(limit: u32) -> u32 {
 
 /// A mark waiting for the tile that owns its block: `[word index in the block, bit]`.
 /// Only the transposed copies of `K2` keys are ever queued (see the module docs).
-type Queued = [u32; 2];
+pub(super) type Queued = [u32; 2];
 
 /// The tables cut into blocks of `2^log` groups, each behind a mutex, with a queue of
 /// deferred marks per block.
-struct BlockTables {
-    layout: Layout,
-    log: u32,
+pub(super) struct BlockTables {
+    pub(super) layout: Layout,
+    pub(super) log: u32,
     /// Whether deferred marks may be written straight into free blocks (always, except in
     /// the test that forces every one through the queues).
     direct: bool,
-    pile: Vec<Mutex<Vec<u64>>>,
-    diff: Vec<Mutex<Vec<u64>>>,
-    pile_queue: Vec<Mutex<Vec<Queued>>>,
-    diff_queue: Vec<Mutex<Vec<Queued>>>,
+    pub(super) pile: Vec<Mutex<Vec<u64>>>,
+    pub(super) diff: Vec<Mutex<Vec<u64>>>,
+    pub(super) pile_queue: Vec<Mutex<Vec<Queued>>>,
+    pub(super) diff_queue: Vec<Mutex<Vec<Queued>>>,
 }
 
 impl BlockTables {
     fn new(layout: Layout, log: u32, direct: bool) -> Self {
-        let (groups, tile) = (layout.limit + 1, 1 << log);
-        let blocks = groups.div_ceil(tile);
-        let block_words = |b: u32| ((groups - b * tile).min(tile) as usize) * layout.group_words();
-        let tables = || (0..blocks).map(|b| Mutex::new(vec![0u64; block_words(b)])).collect();
-        let queues = || (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
-        Self { layout, log, direct, pile: tables(), diff: tables(), pile_queue: queues(), diff_queue: queues() }
+        let groups = layout.limit + 1;
+        let block_words = |b: u32| ((groups - (b << log)).min(1 << log) as usize) * layout.group_words();
+        Self::with_block_words(layout, log, direct, block_words, block_words)
     }
 
-    fn blocks(&self) -> u32 {
+    /// Blocks of `pile_words(b)` and `diff_words(b)` zero words for the groups
+    /// `b 2^log ..` (however a tile kind lays them out).
+    pub(super) fn with_block_words(
+        layout: Layout,
+        log: u32,
+        direct: bool,
+        pile_words: impl Fn(u32) -> usize,
+        diff_words: impl Fn(u32) -> usize,
+    ) -> Self {
+        let blocks = (layout.limit + 1).div_ceil(1 << log);
+        let tables = |words: &dyn Fn(u32) -> usize| (0..blocks).map(|b| Mutex::new(vec![0u64; words(b)])).collect();
+        let queues = || (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
+        let (pile, diff) = (tables(&pile_words), tables(&diff_words));
+        Self { layout, log, direct, pile, diff, pile_queue: queues(), diff_queue: queues() }
+    }
+
+    pub(super) fn blocks(&self) -> u32 {
         self.pile.len() as u32
     }
 }
 
 /// Locks `m`; a poisoned lock means another tile panicked, which fails the whole scan.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().expect("a tile of the scan panicked")
+}
+
+/// Applies and empties the marks queued on a block (`scratch`: a buffer to swap with
+/// the queue, so that neither gives up its allocation).
+pub(super) fn drain_queue(queue: &Mutex<Vec<Queued>>, block: &mut [u64], scratch: &mut Vec<Queued>) {
+    std::mem::swap(&mut *lock(queue), scratch);
+    for &[word, bit] in scratch.iter() {
+        block[word as usize] |= 1 << bit;
+    }
+    scratch.clear();
 }
 
 /// One worker's marks for blocks it does not own, by destination block, sent to the
 /// queues after each tile; its buffers are reused from tile to tile.
-struct Outbox {
+pub(super) struct Outbox {
     pile: Vec<Vec<Queued>>,
     diff: Vec<Vec<Queued>>,
     /// Destinations with marks: `(is a pile block, block)`.
     touched: Vec<(bool, u32)>,
     /// Scratch space for draining a queue without giving up its allocation.
-    scratch: Vec<Queued>,
+    pub(super) scratch: Vec<Queued>,
 }
 
 impl Outbox {
@@ -152,7 +175,7 @@ impl Outbox {
 
     /// Holds a mark for word `word` of block `block` (a pile block when `pile`).
     #[inline(always)]
-    fn hold(&mut self, pile: bool, block: u32, word: usize, bit: u32) {
+    pub(super) fn hold(&mut self, pile: bool, block: u32, word: usize, bit: u32) {
         let held = if pile { &mut self.pile[block as usize] } else { &mut self.diff[block as usize] };
         if held.is_empty() {
             self.touched.push((pile, block));
@@ -163,7 +186,7 @@ impl Outbox {
     /// Delivers every held mark: straight into its block when no running tile holds the
     /// block (the usual case: only a few blocks are held at any time), else to the block's
     /// queue. Called with no block locked, so `try_lock` cannot deadlock.
-    fn send(&mut self, t: &BlockTables) {
+    pub(super) fn send(&mut self, t: &BlockTables) {
         for (pile, block) in self.touched.drain(..) {
             let (held, words, queue) = if pile {
                 (&mut self.pile[block as usize], &t.pile[block as usize], &t.pile_queue[block as usize])
@@ -316,30 +339,23 @@ impl<'m> TileMem<'m> {
     /// Applies the marks queued on the tile's blocks, emptying the queues.
     fn apply_queued(&mut self, t: &BlockTables, i: u32, scratch: &mut Vec<Queued>) {
         let (j, k) = (self.j, self.k);
-        let mut drain = |queue: &Mutex<Vec<Queued>>, block: &mut [u64]| {
-            std::mem::swap(&mut *lock(queue), scratch);
-            for &[word, bit] in scratch.iter() {
-                block[word as usize] |= 1 << bit;
-            }
-            scratch.clear();
-        };
-        drain(&t.pile_queue[i as usize], self.pile_x);
+        drain_queue(&t.pile_queue[i as usize], self.pile_x, scratch);
         if let Some(pile_y) = self.pile_y.as_deref_mut() {
-            drain(&t.pile_queue[j as usize], pile_y);
+            drain_queue(&t.pile_queue[j as usize], pile_y, scratch);
         }
-        drain(&t.diff_queue[k as usize], self.diff_k);
+        drain_queue(&t.diff_queue[k as usize], self.diff_k, scratch);
         if let Some(diff_low) = self.diff_low.as_deref_mut() {
-            drain(&t.diff_queue[k as usize - 1], diff_low);
+            drain_queue(&t.diff_queue[k as usize - 1], diff_low, scratch);
         }
     }
 }
 
 /// What one tile found.
 #[derive(Default)]
-struct TileOut {
-    scan: StoneScan,
+pub(super) struct TileOut {
+    pub(super) scan: StoneScan,
     /// The losing triples in lexicographic order, when wanted.
-    triples: Vec<[u32; 3]>,
+    pub(super) triples: Vec<[u32; 3]>,
 }
 
 /// Scans the pairs of tile `(i, j)`, sub-block by sub-block.
@@ -525,10 +541,20 @@ fn wavefront(
     log: u32,
     direct: bool,
     sched: &Scheduler,
-    mut sink: Option<&mut dyn FnMut(u32, u32, u32)>,
+    sink: Option<&mut dyn FnMut(u32, u32, u32)>,
 ) -> StoneScan {
-    let tile = 1u32 << log;
-    let tables = BlockTables::new(Layout::new(limit), log, direct);
+    run_tiles(&BlockTables::new(Layout::new(limit), log, direct), sched, sink, scan_tile)
+}
+
+/// Runs every tile of `tables` with `scan_tile` on the scheduler's threads, each tile
+/// after its two predecessors, and hands out the triples in lexicographic order.
+pub(super) fn run_tiles(
+    tables: &BlockTables,
+    sched: &Scheduler,
+    mut sink: Option<&mut dyn FnMut(u32, u32, u32)>,
+    scan_tile: impl Fn(&BlockTables, u32, u32, bool, &mut Outbox) -> TileOut + Sync,
+) -> StoneScan {
+    let (limit, tile) = (tables.layout.limit, 1u32 << tables.log);
     let blocks = tables.blocks();
     let keep = sink.is_some();
     let group = if keep { STRIPS_PER_GROUP } else { blocks };
@@ -542,7 +568,7 @@ fn wavefront(
             let mut outbox = Outbox::new(blocks);
             let mut mine = Vec::new();
             while let Some((i, j)) = frontier.take() {
-                let out = scan_tile(&tables, i, j, keep, &mut outbox);
+                let out = scan_tile(tables, i, j, keep, &mut outbox);
                 frontier.finish(i, j, last);
                 progress.inc(1);
                 mine.push((i, j, out));

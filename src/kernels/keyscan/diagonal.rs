@@ -1,0 +1,82 @@
+//! The anti-diagonal scan: strips of 64 pile sizes `x`, one after the other, and in each
+//! strip the pairs `(x, y)` in order of `t = x + y`, each anti-diagonal in two passes:
+//! all its partner searches first, then all its marks.
+//!
+//! ```text
+//! for each strip s (x in 64 s .. 64 s + 64), for t from 128 s to 64 s + 63 + L:
+//!     pass 1: for each open pair (x, t - x) of the strip:  z = partner(x, t - x); keep (x, z) if z <= L
+//!     pass 2: for each kept (x, z):                        record (x, t - x, z); mark its keys
+//! ```
+//!
+//! Why this order is allowed, and why it is fast:
+//!
+//! * It extends the product order of the pairs: if `x' <= x` and `y' <= y`, the strip of
+//!   `x'` comes first, or it is the same strip and `t' <= t`. Any such order finds the
+//!   losing triples of the lexicographic scan (the lemma in `wavefront.rs`).
+//! * Two pairs of one anti-diagonal are incomparable, so neither needs a mark of the
+//!   other: the searches of an anti-diagonal of a strip (at most 64) are independent.
+//!   Running them all before any of their marks means no branch depends on whether a
+//!   pair has a partner (about half do, at random), and consecutive searches overlap in
+//!   the core instead of waiting for the previous pair's marks (the lexicographic scans
+//!   lose most of their time there).
+//! * Which pairs are open (`K1(x, y)` unmarked) is known before the anti-diagonal
+//!   starts: a mark made on it lands on later anti-diagonals (see
+//!   [`LineTables::mark`]). The open flags of a strip are one word per anti-diagonal, so
+//!   pass 1 walks the set bits of one word.
+//! * A strip reuses its 64 `x` groups throughout, and from one anti-diagonal to the next
+//!   its `y` and `y - x` groups shift by one: its rows stay in the L1 and L2 caches, and
+//!   the marks of pass 2 find the rows pass 1 just read. Whole anti-diagonals instead
+//!   read every row of the tables each time (at `L = 10^4` that was twice as slow).
+//!
+//! The searches use the one-window search of `window.rs`; pass 2 sets seven key bits
+//! and two open flags per losing triple. Within a strip the losing triples come out of
+//! order; when a sink wants them, each strip's are sorted and handed out once the strip
+//! is done (at most `64 (L + 1)` at a time: one per pair, seed section 8).
+
+use super::StoneScan;
+use super::window::LineTables;
+use crate::sched::Scheduler;
+
+/// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
+/// lexicographic order when given (`sched` only draws the progress bar).
+pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, mut sink: Option<&mut dyn FnMut(u32, u32, u32)>) -> StoneScan {
+    let mut tables = LineTables::new(limit);
+    let mut scan = StoneScan::default();
+    let mut kept = Vec::new();
+    // Pairs with a partner among 64 of one anti-diagonal, plus the slot pass 1 writes
+    // before it knows whether to keep it.
+    let mut found = [(0u32, 0u32); 65];
+    let strips = (limit >> 6) + 1;
+    let progress = sched.progress(strips as u64, "stones strips");
+    for s in 0..strips {
+        let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
+        for t in 2 * x_lo..=x_hi + limit {
+            // The pairs (x, t - x) of the strip: x from max(x_lo, t - L) to min(x_hi, t / 2).
+            let (first, last) = (x_lo.max(t.saturating_sub(limit)), x_hi.min(t / 2));
+            let in_range = (u64::MAX << (first & 63)) & (u64::MAX >> (63 - (last & 63)));
+            let mut open = !tables.closed_flags(s, t) & in_range;
+            let mut count = 0;
+            while open != 0 {
+                let x = x_lo + open.trailing_zeros();
+                open &= open - 1;
+                let z = tables.partner(x, t - x);
+                found[count] = (x, z);
+                count += (z <= limit) as usize;
+            }
+            for &(x, z) in &found[..count] {
+                let y = t - x;
+                scan.record(x, y, z);
+                tables.mark(x, y, z);
+                if sink.is_some() {
+                    kept.push([x, y, z]);
+                }
+            }
+        }
+        if let Some(sink) = sink.as_deref_mut() {
+            kept.sort_unstable();
+            kept.drain(..).for_each(|[x, y, z]| sink(x, y, z));
+        }
+        progress.inc(1);
+    }
+    scan
+}

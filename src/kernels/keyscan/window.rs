@@ -1,0 +1,549 @@
+//! The tables and the partner search of the anti-diagonal scan (`diagonal.rs`): every
+//! row on its own cache lines, and one seven-word window that settles almost every pair.
+//!
+//! # Layout
+//!
+//! The four kinds of rows are those of `tables.rs` (`k1`, `k2t` in *pile groups*, `k2`,
+//! `k3` in *difference groups*), but a row here is exactly `row_words` words, a multiple
+//! of eight (one 64-byte line), holding bits `0..=L`: no padding word inside a row, and
+//! every group starts on a line boundary. One zero line precedes group 0 and one follows
+//! the last group, so that every load below stays in the allocation.
+//!
+//! A load that starts inside a row may run on into the next row (or the following
+//! group); the bits it then reads stand for values of `z` above `64 row_words > L`, and
+//! a first free bit there means "no partner", which is what it means anyway.
+//!
+//! # The window
+//!
+//! For the open pair `(x, y)` the blocked values of `z` are the OR of six rows (see
+//! `tables.rs`); three are read at `z`, two at `z - x`, one at `z - y`. The first window
+//! covers `z` in `64 w0 .. 64 w0 + 448`, `w0 = y / 64`, as seven 64-bit lanes:
+//!
+//! * `k1[y]`, `k1[x]`, `k2[y-x]` at `z`: three loads of eight words at word `w0`;
+//! * `k2t[y]` and `k3[y-x]` at `z - x`: both start at bit `S = 64 w0 - x` of their rows,
+//!   so one 64-byte load each at byte `floor(S / 8)`, OR-ed, then one funnel shift of
+//!   each lane with its upper neighbour by `S mod 8` bits. The top lane has no upper
+//!   neighbour in the load, which is why the window has seven lanes, not eight;
+//! * `k2t[x]` at `z - y`: these bits start at `-(y mod 64)`, always within the first
+//!   eight words of the row, so one aligned load and a funnel shift by `y mod 64` with
+//!   all-ones shifted in at the bottom. The ones are exactly the candidates `z < y` of
+//!   the first word: the "below `y`" mask comes for free.
+//!
+//! Six loads and about twenty vector operations per pair. At `L = 1000` the window
+//! settles all but 1.4 % of the open pairs (their partner, or the end of the rows, lies
+//! within seven words of `y`); the others continue window by window.
+//!
+//! # Which bits a losing triple marks
+//!
+//! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
+
+use super::tables::Table;
+
+/// Marks `z` as "no partner": any value above the limit.
+pub const NO_PARTNER: u32 = u32::MAX;
+
+/// Lanes of a window that are exact (see the module docs).
+pub const WINDOW_WORDS: usize = 7;
+
+/// Words in a cache line.
+const LINE_WORDS: usize = 8;
+
+/// The four key tables and the anti-diagonal open flags of one scan.
+#[derive(Clone, Debug)]
+pub struct LineTables {
+    limit: u32,
+    /// Words per row: a multiple of [`LINE_WORDS`] holding bits `0..=L`.
+    row_words: usize,
+    /// Both tables in one buffer: a zero line, pile groups `0..=L` (`k1` row, `k2t`
+    /// row), a zero line, difference groups `0..=L` (`k2` row, `k3` row), a zero line.
+    words: Vec<u64>,
+    /// Word index of pile group 0 and of difference group 0, both line-aligned.
+    pile_base: usize,
+    diff_base: usize,
+    /// The open flags, by strips of 64 pile sizes `x`: for the strip `s` (`x` in
+    /// `64 s .. 64 s + 64`) one word per anti-diagonal `t = x + y` that meets it (`128 s
+    /// <= t <= 64 s + 63 + L`), bit `x mod 64` set when `K1(x, t - x)` is marked (the pair
+    /// lies in a losing triple already).
+    open: Vec<u64>,
+}
+
+/// One group of a pair: the buffer holding it and the index of its first word (the
+/// first row; the second starts `row_words` later).
+#[derive(Clone, Copy, Debug)]
+pub struct Group<'a> {
+    pub words: &'a [u64],
+    pub at: usize,
+}
+
+/// A pair's three groups: pile group `y`, pile group `x`, difference group `y - x`.
+#[derive(Clone, Copy, Debug)]
+pub struct PairGroups<'a> {
+    pub y: Group<'a>,
+    pub x: Group<'a>,
+    pub d: Group<'a>,
+}
+
+impl LineTables {
+    /// Words per row for `limit`.
+    pub const fn row_words_for(limit: u32) -> usize {
+        (limit as usize / 64 + 1).div_ceil(LINE_WORDS) * LINE_WORDS
+    }
+
+    /// Words of the table buffer for `limit`: two tables of `L + 1` groups, three zero
+    /// lines, and a spare line for the alignment.
+    const fn buffer_words(limit: u32) -> usize {
+        2 * (limit as usize + 1) * 2 * Self::row_words_for(limit) + 4 * LINE_WORDS
+    }
+
+    /// Index of the first open-flag word of strip `s`: strip `s'` has `L + 64 - 64 s'`
+    /// anti-diagonals (`t` from `128 s'` to `64 s' + 63 + L`).
+    const fn strip_start(limit: u32, s: usize) -> usize {
+        s * (limit as usize + 64) - 32 * s * (s.saturating_sub(1))
+    }
+
+    /// Words of the open flags for `limit`.
+    const fn open_words_for(limit: u32) -> usize {
+        Self::strip_start(limit, (limit as usize >> 6) + 1)
+    }
+
+    /// Bytes the tables take for `limit`.
+    pub const fn bytes_for(limit: u32) -> u64 {
+        8 * (Self::buffer_words(limit) + Self::open_words_for(limit)) as u64
+    }
+
+    /// Empty tables for `limit`.
+    pub fn new(limit: u32) -> Self {
+        let row_words = Self::row_words_for(limit);
+        let table_words = (limit as usize + 1) * 2 * row_words;
+        let words = vec![0u64; Self::buffer_words(limit)];
+        // Skip to a line boundary, then one zero line: pile group 0 starts there.
+        let align = words.as_ptr().align_offset(LINE_WORDS * 8);
+        assert!(align < LINE_WORDS, "a u64 buffer can always be aligned to a line");
+        let pile_base = align + LINE_WORDS;
+        let diff_base = pile_base + table_words + LINE_WORDS;
+        debug_assert!(diff_base + table_words + LINE_WORDS <= words.len());
+        let open = vec![0u64; Self::open_words_for(limit)];
+        Self { limit, row_words, words, pile_base, diff_base, open }
+    }
+
+    /// The largest pile size `L`.
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// Words per row.
+    pub fn row_words(&self) -> usize {
+        self.row_words
+    }
+
+    /// Word index of pile group `a`.
+    #[inline(always)]
+    fn pile_group(&self, a: u32) -> usize {
+        self.pile_base + a as usize * 2 * self.row_words
+    }
+
+    /// Word index of difference group `d`.
+    #[inline(always)]
+    fn diff_group(&self, d: u32) -> usize {
+        self.diff_base + d as usize * 2 * self.row_words
+    }
+
+    /// The groups of the pair `(x, y)`, `x <= y`.
+    #[inline(always)]
+    pub fn pair_groups(&self, x: u32, y: u32) -> PairGroups<'_> {
+        let group = |at| Group { words: &self.words, at };
+        PairGroups { y: group(self.pile_group(y)), x: group(self.pile_group(x)), d: group(self.diff_group(y - x)) }
+    }
+
+    /// Index of the open-flag word of strip `x / 64` on anti-diagonal `t`.
+    #[inline(always)]
+    fn open_word(&self, x: u32, t: u32) -> usize {
+        let s = x as usize >> 6;
+        Self::strip_start(self.limit, s) + t as usize - 128 * s
+    }
+
+    /// The open flags of strip `s` on anti-diagonal `t` (bit `x mod 64` set: the pair `(x,
+    /// t - x)` is closed), for `128 s <= t <= 64 s + 63 + L`.
+    #[inline(always)]
+    pub fn closed_flags(&self, s: u32, t: u32) -> u64 {
+        self.open[self.open_word(64 * s, t)]
+    }
+
+    /// Whether bit `b` of row `r` of `table` is set.
+    pub fn get(&self, table: Table, r: u32, b: u32) -> bool {
+        self.words[self.row(table, r) + (b as usize >> 6)] >> (b & 63) & 1 == 1
+    }
+
+    /// Whether the pair `(x, y)` is closed (`K1(x, y)` marked), from the open flags.
+    pub fn closed(&self, x: u32, y: u32) -> bool {
+        self.closed_flags(x >> 6, x + y) >> (x & 63) & 1 == 1
+    }
+
+    /// Word index of row `r` of `table`.
+    fn row(&self, table: Table, r: u32) -> usize {
+        let second = matches!(table, Table::K2t | Table::K3) as usize * self.row_words;
+        second + if table.in_pile_group() { self.pile_group(r) } else { self.diff_group(r) }
+    }
+
+    /// Sets bit `b` of the row at word index `row` of `words`.
+    #[inline(always)]
+    pub fn set(words: &mut [u64], row: usize, b: u32) {
+        words[row + (b as usize >> 6)] |= 1 << (b & 63);
+    }
+
+    /// Marks the losing triple `(x, y, z)`: seven key bits and two open flags.
+    ///
+    /// Of the nine bits `tables::marks` sets, two are never read by a later pair: the
+    /// copies `K2(z-y, x)` and `K2(z-x, y)` in difference rows. A difference row `k2[d]`
+    /// is read at bit `c` only as the key `K2(y'-x', z')` of a candidate `(x', y', z')`,
+    /// that is with `c = z' >= y'` its largest pile. The lemma of `wavefront.rs` says a
+    /// later pair `(x', y')` needs a mark of `(x, y)` only if `x' >= x` and `y' >= y`.
+    /// With `c = x` that forces `x >= y' >= y >= x`, with `c = y` (and `d = z - x =
+    /// y' - x'`) it forces `y' = y`, `x' = x + y - z <= x`: in both cases `(x', y') = (x,
+    /// y)`, the pair itself. Their transposed copies (`k2t[x]`, `k2t[y]`) are kept.
+    ///
+    /// The open flags record `K1(y, z)` and `K1(x, z)` for the pairs `(y, z)` and `(x, z)`
+    /// on the anti-diagonals `y + z` and `x + z` (both after `t = x + y` unless `z = x`,
+    /// which makes all three equal and the flag the pair's own), in the strips of `y` and
+    /// `x`.
+    #[inline(always)]
+    pub fn mark(&mut self, x: u32, y: u32, z: u32) {
+        let rw = self.row_words;
+        let (gy, gx, gd, gz) = (self.pile_group(y), self.pile_group(x), self.diff_group(y - x), self.pile_group(z));
+        let words = &mut self.words;
+        Self::set(words, gy, z); // K1(y, z)
+        Self::set(words, gx, z); // K1(x, z)
+        Self::set(words, gd, z); // K2(y-x, z)
+        Self::set(words, gz + rw, y - x); // K2(y-x, z), transposed
+        Self::set(words, gx + rw, z - y); // K2(z-y, x), transposed
+        Self::set(words, gy + rw, z - x); // K2(z-x, y), transposed
+        Self::set(words, gd + rw, z - x); // K3(y-x, z-x)
+        for (a, b) in [(y, z), (x, z)] {
+            let at = self.open_word(a, a + b);
+            Self::set(&mut self.open, at, a & 63);
+        }
+    }
+
+    /// The partner of the open pair `(x, y)` given the marks so far (see [`partner`]).
+    #[inline(always)]
+    pub fn partner(&self, x: u32, y: u32) -> u32 {
+        partner(self, x, y)
+    }
+}
+
+/// Where the groups of a pair are: the sequential tables, or the blocks a tile holds.
+pub trait PairSource {
+    /// Words per row.
+    fn row_words(&self) -> usize;
+    /// The largest pile size `L`.
+    fn limit(&self) -> u32;
+    /// The groups of the pair `(x, y)`.
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_>;
+}
+
+impl PairSource for LineTables {
+    fn row_words(&self) -> usize {
+        self.row_words
+    }
+
+    fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    #[inline(always)]
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
+        self.pair_groups(x, y)
+    }
+}
+
+/// The partner of the open pair `(x, y)` given the marks in `tables`: the least free `z`
+/// in `y..=L`, or a value above `L` (possibly [`NO_PARTNER`]) when there is none.
+#[inline(always)]
+pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+    match first_window(tables.groups(x, y), tables.row_words(), x, y) {
+        Some(z) => z,
+        None => partner_from(tables, x, y, (y as usize >> 6) + WINDOW_WORDS),
+    }
+}
+
+/// The search continued from word `w` on (no candidate below `y` is left there). Out of
+/// line, and given only the pair: the hot loop need not keep the groups for it.
+#[cold]
+#[inline(never)]
+fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
+    let (g, rw) = (tables.groups(x, y), tables.row_words());
+    while w <= tables.limit() as usize >> 6 {
+        if let Some(z) = next_window(g, rw, x, y, w) {
+            return z;
+        }
+        w += WINDOW_WORDS;
+    }
+    NO_PARTNER
+}
+
+/// The blocked bits of one word, read the slow and obvious way (the portable search and
+/// the tests): bit `j` is candidate `z = 64 w + j`, with candidates below `y` blocked.
+pub fn blocked_word(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> u64 {
+    // 64 bits of the second row of `group`, from bit `start` (which may be negative:
+    // those bits are candidates below y, replaced by ones below).
+    let bits = |group: Group<'_>, start: isize| -> u64 {
+        let (word, shift) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+        let at = |k: isize| if k < 0 { 0 } else { group.words[group.at + rw + k as usize] };
+        let pair = (at(word + 1) as u128) << 64 | at(word) as u128;
+        (pair >> shift) as u64
+    };
+    let z0 = 64 * w as isize;
+    let below = if z0 + 64 <= y as isize {
+        u64::MAX
+    } else if z0 < y as isize {
+        (1u64 << (y as isize - z0)) - 1
+    } else {
+        0
+    };
+    below
+        | g.y.words[g.y.at + w]
+        | g.x.words[g.x.at + w]
+        | g.d.words[g.d.at + w]
+        | bits(g.y, z0 - x as isize)
+        | bits(g.d, z0 - x as isize)
+        | bits(g.x, z0 - y as isize)
+}
+
+/// The first free candidate among the lanes of `blocked`, if any.
+#[inline(always)]
+fn first_free(blocked: impl IntoIterator<Item = u64>, first_word: usize) -> Option<u32> {
+    blocked
+        .into_iter()
+        .enumerate()
+        .find(|&(_, b)| b != u64::MAX)
+        .map(|(lane, b)| (64 * (first_word + lane)) as u32 + (!b).trailing_zeros())
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+mod lanes {
+    //! The window in one AVX-512 register (`wide` has no funnel shift, lane alignment or
+    //! lane permutation, so the intrinsics are used directly).
+
+    use super::{Group, PairGroups, WINDOW_WORDS};
+    use std::arch::x86_64::*;
+
+    /// Eight words of `group` from word `w` (of its first row: `w >= row_words` reaches
+    /// into the second).
+    #[inline(always)]
+    fn load(group: Group<'_>, w: usize) -> __m512i {
+        load_words(group.words, group.at + w)
+    }
+
+    /// Eight words of `words` from word index `at`.
+    #[inline(always)]
+    fn load_words(words: &[u64], at: usize) -> __m512i {
+        assert_in_bounds(words, 8 * at);
+        // SAFETY: the 64 bytes from word `at` lie inside `words` (checked in debug builds,
+        // and guaranteed by the layout: see `LineTables` and the callers' offsets).
+        unsafe { _mm512_loadu_si512(words.as_ptr().add(at).cast()) }
+    }
+
+    /// 64 bytes of `words` from byte index `at`.
+    #[inline(always)]
+    fn load_bytes(words: &[u64], at: usize) -> __m512i {
+        assert_in_bounds(words, at);
+        // SAFETY: as in `load`, for a byte offset (an unaligned load is allowed).
+        unsafe { _mm512_loadu_si512(words.as_ptr().cast::<u8>().add(at).cast()) }
+    }
+
+    /// The bound the loads rely on, checked whenever debug assertions are on (the test
+    /// profile): 64 bytes from byte `at` inside `words`.
+    #[inline(always)]
+    fn assert_in_bounds(words: &[u64], at: usize) {
+        debug_assert!(at + 64 <= 8 * words.len(), "load of bytes {at}..+64 past {} words", words.len());
+    }
+
+    /// 64 bytes of the second row of `group` from its bit `start` rounded down to a
+    /// byte (`start >= -64`: bits before the row are whatever the previous line holds).
+    #[inline(always)]
+    fn second_row_bytes(group: Group<'_>, rw: usize, start: isize) -> __m512i {
+        load_bytes(group.words, (8 * (group.at + rw) as isize + (start >> 3)) as usize)
+    }
+
+    /// Lane `i` holds the 64 bits of the second row of `group` from bit `start + 64 i`
+    /// (lanes 0..7 exact).
+    #[inline(always)]
+    fn shifted(group: Group<'_>, rw: usize, start: isize) -> __m512i {
+        shift_lanes(second_row_bytes(group, rw, start), start)
+    }
+
+    /// Funnels each lane of `v` with its upper neighbour by `start mod 8` bits.
+    #[inline(always)]
+    fn shift_lanes(v: __m512i, start: isize) -> __m512i {
+        // SAFETY (this and the other intrinsics of this module): this module is compiled
+        // only when the build targets avx512f and avx512vbmi2, so every CPU the binary may
+        // run on has them; the intrinsics touch registers only.
+        unsafe { _mm512_shrdv_epi64(v, _mm512_alignr_epi64::<1>(v, v), _mm512_set1_epi64(start as i64 & 7)) }
+    }
+
+    /// The first free candidate in the seven exact lanes of `blocked` (word `w` first).
+    #[inline(always)]
+    fn first_free(blocked: __m512i, w: usize) -> Option<u32> {
+        // SAFETY: see `shift_lanes`.
+        unsafe {
+            let open = _mm512_mask_cmpneq_epi64_mask((1 << WINDOW_WORDS) - 1, blocked, _mm512_set1_epi64(-1));
+            if open == 0 {
+                return None;
+            }
+            let lane = open.trailing_zeros();
+            // Lane `lane` to lane 0 in registers (a store and reload would stall forwarding).
+            let word = _mm512_permutexvar_epi64(_mm512_set1_epi64(lane as i64), blocked);
+            let word = _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64;
+            Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+        }
+    }
+
+    /// See [`super::first_window`].
+    #[inline(always)]
+    pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        let w0 = y as usize >> 6;
+        // k2t[y] and k3[y-x] from bit 64 w0 - x (same shift: OR first, shift once).
+        let start = 64 * w0 as isize - x as isize;
+        let (k2t_y, k3_d) = (second_row_bytes(g.y, rw, start), second_row_bytes(g.d, rw, start));
+        let (k1_y, k1_x, k2_d) = (load(g.y, w0), load(g.x, w0), load(g.d, w0));
+        // k2t[x] from bit -(y mod 64): words 0..7 of the row.
+        let k2t_x = load(g.x, rw);
+        // SAFETY: see `shift_lanes`.
+        unsafe {
+            let at_zx = shift_lanes(_mm512_or_si512(k2t_y, k3_d), start);
+            // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
+            let ones = _mm512_set1_epi64(-1);
+            let at_zy = _mm512_shldv_epi64(k2t_x, _mm512_alignr_epi64::<7>(k2t_x, ones), _mm512_set1_epi64(y as i64));
+            let at_z = _mm512_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
+            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w0)
+        }
+    }
+
+    /// See [`super::next_window`].
+    #[inline(always)]
+    pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
+        let (k1_y, k1_x, k2_d) = (load(g.y, w), load(g.x, w), load(g.d, w));
+        let (start_x, start_y) = (64 * w as isize - x as isize, 64 * w as isize - y as isize);
+        let (k2t_y, k3_d) = (shifted(g.y, rw, start_x), shifted(g.d, rw, start_x));
+        let k2t_x = shifted(g.x, rw, start_y);
+        // SAFETY: see `shift_lanes`.
+        unsafe {
+            let at_z = _mm512_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
+            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, k2t_y, _mm512_or_si512(k3_d, k2t_x)), w)
+        }
+    }
+}
+
+/// The first window of the open pair `(x, y)`: the least free `z` among the candidates
+/// `64 w0 .. 64 w0 + 448` (`w0 = y / 64`), if there is one.
+#[inline(always)]
+pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    {
+        lanes::first_window(g, rw, x, y)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    {
+        next_window_portable(g, rw, x, y, y as usize >> 6)
+    }
+}
+
+/// A later window, words `w .. w + 7`, all of whose candidates are above `y`.
+#[inline(always)]
+pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    {
+        lanes::next_window(g, rw, x, y, w)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    {
+        next_window_portable(g, rw, x, y, w)
+    }
+}
+
+/// Any window, one word at a time with [`blocked_word`] (builds without AVX-512).
+#[allow(dead_code)]
+fn next_window_portable(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
+    // Words past the rows hold no candidate <= L; stop at the last row word so that the
+    // reads stay inside the rows (the result is the same: any z found there is > L).
+    let last = (rw - 1).min(w + WINDOW_WORDS - 1);
+    first_free((w..=last).map(|v| blocked_word(g, rw, x, y, v)), w).or(if last < w + WINDOW_WORDS - 1 {
+        // The rows ended inside the window: nothing free up to the end means no partner.
+        Some(NO_PARTNER)
+    } else {
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+
+    /// Tables with random bits (density `1 - 2^-k`) in every row word, the padding lines
+    /// included, so that loads reading them would show.
+    fn random_tables(limit: u32, rng: &mut SplitMix64, k: u32) -> LineTables {
+        let mut t = LineTables::new(limit);
+        let dense = |rng: &mut SplitMix64| (0..k).fold(0, |acc, _| acc | rng.next_u64());
+        t.words.iter_mut().for_each(|w| *w = dense(rng));
+        t
+    }
+
+    /// The least free z >= y by the obvious per-word reading, if <= L.
+    fn partner_by_words(t: &LineTables, x: u32, y: u32) -> Option<u32> {
+        let g = t.pair_groups(x, y);
+        (y as usize >> 6..=t.limit as usize >> 6)
+            .find_map(|w| first_free([blocked_word(g, t.row_words, x, y, w)], w))
+            .filter(|&z| z <= t.limit)
+    }
+
+    #[test]
+    fn windows_agree_with_the_per_word_reading() {
+        let mut rng = SplitMix64(260);
+        for limit in [0, 1, 63, 64, 65, 447, 448, 511, 512, 1000, 2000] {
+            for k in [1, 3, 6] {
+                let t = random_tables(limit, &mut rng, k);
+                for _ in 0..300 {
+                    let y = rng.below(limit as u64 + 1) as u32;
+                    let x = rng.below(y as u64 + 1) as u32;
+                    let z = t.partner(x, y);
+                    let got = (z <= limit).then_some(z);
+                    assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn groups_are_line_aligned_and_rows_hold_the_limit() {
+        for limit in [0, 63, 64, 511, 512, 1000] {
+            let t = LineTables::new(limit);
+            assert_eq!(t.row_words % LINE_WORDS, 0);
+            assert!(64 * t.row_words > limit as usize);
+            for a in [0, limit / 2, limit] {
+                assert_eq!(t.words[t.pile_group(a)..].as_ptr().align_offset(64), 0, "L={limit} group {a}");
+                assert_eq!(t.words[t.diff_group(a)..].as_ptr().align_offset(64), 0, "L={limit} group {a}");
+            }
+            // A zero line before each table and after the last group.
+            assert!(t.pile_base >= LINE_WORDS);
+            assert!(t.diff_group(0) >= t.pile_group(limit) + 2 * t.row_words + LINE_WORDS);
+            assert!(t.words.len() >= t.diff_group(limit) + 2 * t.row_words + LINE_WORDS);
+        }
+    }
+
+    #[test]
+    fn marks_are_the_keys_and_the_open_flags() {
+        // (1, 3, 3): K1(3,3), K1(1,3), K2(2,3) in both orientations, K2(0,1) transposed,
+        // K3(2,2) (seed section 3); the diff-row copy of K2(0,1) is one of the two left out.
+        let mut t = LineTables::new(4);
+        t.mark(1, 3, 3);
+        assert!(t.get(Table::K1, 3, 3) && t.get(Table::K1, 1, 3));
+        assert!(t.get(Table::K2, 2, 3) && t.get(Table::K2t, 3, 2));
+        assert!(t.get(Table::K2t, 1, 0) && !t.get(Table::K2, 0, 1));
+        assert!(t.get(Table::K3, 2, 2));
+        // K2(y-x, z) and K2(z-x, y) are both K2(2, 3) here: one transposed bit.
+        let total: u32 = t.words.iter().map(|w| w.count_ones()).sum();
+        assert_eq!(total, 6);
+        assert!(t.closed(3, 3) && t.closed(1, 3) && !t.closed(1, 1));
+    }
+}
