@@ -14,6 +14,7 @@ pub use progress::Progress;
 
 use rayon::prelude::*;
 use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Why a scheduler could not be built.
@@ -31,9 +32,15 @@ impl std::fmt::Display for SchedError {
 pub const MAX_THREADS: usize = 1024;
 
 /// Owns the worker threads of one run.
+///
+/// The threads are started on the first parallel shape, not when the scheduler is
+/// built: a run whose kernel turns out to be sequential (small sizes) then never has
+/// idle workers starting up beside it, which cost a 3 ms kernel ~0.3 ms here.
 pub struct Scheduler {
-    /// `None` for a single thread: work runs inline on the caller, with no pool at all.
-    pool: Option<rayon::ThreadPool>,
+    /// Built on first use; stays empty for one thread, whose work runs inline. Holds
+    /// `None` if the threads could not be started: the work then runs inline too (the
+    /// answer is the same, see the module docs) after one warning on stderr.
+    pool: OnceLock<Option<rayon::ThreadPool>>,
     threads: usize,
     /// Whether [`Scheduler::progress`] draws bars (off unless the CLI turns it on).
     show_progress: bool,
@@ -56,20 +63,30 @@ impl Scheduler {
             Some(t) => t,
             None => Self::available_cores(),
         };
-        if threads == 1 {
-            return Ok(Self::sequential());
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("gamecount-{i}"))
-            .build()
-            .map_err(|e| SchedError(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Self { pool: Some(pool), threads, show_progress: false })
+        Ok(Self { pool: OnceLock::new(), threads, show_progress: false })
     }
 
     /// A scheduler that runs everything on the calling thread.
     pub fn sequential() -> Self {
-        Self { pool: None, threads: 1, show_progress: false }
+        Self { pool: OnceLock::new(), threads: 1, show_progress: false }
+    }
+
+    /// The worker pool, started on first use; `None` for one thread.
+    fn pool(&self) -> Option<&rayon::ThreadPool> {
+        if self.threads == 1 {
+            return None;
+        }
+        self.pool
+            .get_or_init(|| {
+                let built = rayon::ThreadPoolBuilder::new()
+                    .num_threads(self.threads)
+                    .thread_name(|i| format!("gamecount-{i}"))
+                    .build();
+                built
+                    .map_err(|e| eprintln!("warning: cannot start {} threads ({e}); running on one", self.threads))
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// Turns progress bars on or off (off by default).
@@ -103,7 +120,7 @@ impl Scheduler {
         F: Fn(usize, &mut [T]) + Sync + Send,
     {
         assert!(chunk_len > 0, "chunk_len must be positive");
-        match &self.pool {
+        match self.pool() {
             None => data.chunks_mut(chunk_len).enumerate().for_each(|(i, c)| f(i, c)),
             Some(pool) => {
                 pool.install(|| data.par_chunks_mut(chunk_len).with_max_len(1).enumerate().for_each(|(i, c)| f(i, c)))
@@ -118,7 +135,7 @@ impl Scheduler {
         R: Send,
         F: Fn(usize) -> R + Sync + Send,
     {
-        match &self.pool {
+        match self.pool() {
             None => (0..jobs).map(f).collect(),
             Some(pool) => pool.install(|| (0..jobs).into_par_iter().with_max_len(1).map(f).collect()),
         }
@@ -132,7 +149,7 @@ impl Scheduler {
         RA: Send,
         RB: Send,
     {
-        match &self.pool {
+        match self.pool() {
             None => (a(), b()),
             Some(pool) => pool.install(|| rayon::join(a, b)),
         }
@@ -154,7 +171,7 @@ impl Scheduler {
     where
         F: Fn(usize, usize, usize) + Sync + Send,
     {
-        match &self.pool {
+        match self.pool() {
             None => (0..rounds).for_each(|round| f(round, 0, 1)),
             Some(pool) => {
                 let barrier = SpinBarrier::new(pool.current_num_threads());
