@@ -14,7 +14,7 @@ pub mod brute;
 pub mod dawson;
 
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
-use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, newton};
+use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, catalan_words, newton};
 use crate::kernels::variant_enum;
 use crate::memory;
 use crate::sched::Scheduler;
@@ -73,6 +73,9 @@ variant_enum! {
         Reference => "reference",
         /// `T + T^2 = x` with `x` from its recurrence, the convolution in lanes: O(n^2/16).
         Catalan => "catalan",
+        /// The same in 16-bit words, all 16 characters in one vector, VNNI dot products:
+        /// for moduli whose `8M = 2^a·q` has `a <= 16`, odd `q < 2^21` (10^9 among them).
+        CatalanWords => "catalan-words",
         /// Newton's iteration for `T` with NTT products: O(n log n).
         Newton => "newton",
     }
@@ -89,7 +92,13 @@ pub const PARALLEL_FROM_PINS: u64 = 4_000;
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &KaylesParams) -> Self {
-        if params.pins >= NEWTON_FROM_PINS { KaylesKernel::Newton } else { KaylesKernel::Catalan }
+        if params.pins >= NEWTON_FROM_PINS {
+            KaylesKernel::Newton
+        } else if catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some() && catalan_words::NATIVE {
+            KaylesKernel::CatalanWords
+        } else {
+            KaylesKernel::Catalan
+        }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -102,6 +111,7 @@ impl KaylesKernel {
         match self {
             KaylesKernel::Reference => SeriesVariant::Reference,
             KaylesKernel::Catalan => SeriesVariant::Catalan,
+            KaylesKernel::CatalanWords => SeriesVariant::CatalanWords,
             KaylesKernel::Newton => SeriesVariant::Newton,
         }
     }
@@ -111,7 +121,7 @@ impl KaylesKernel {
     pub fn max_pins(self) -> u64 {
         match self {
             KaylesKernel::Reference => 200_000,
-            KaylesKernel::Catalan => 2_000_000,
+            KaylesKernel::Catalan | KaylesKernel::CatalanWords => 2_000_000,
             KaylesKernel::Newton => 2 * newton::MAX_HALF_PINS as u64,
         }
     }
@@ -125,6 +135,9 @@ impl KaylesKernel {
             KaylesKernel::Reference => len * (6 * 8 + 3 * 16),
             // x and T as 64-byte lane rows, per factor ring, and the sums.
             KaylesKernel::Catalan => len * (2 * 64 + 3 * 8),
+            // Three planes of 64-byte rows for x (plus about 120 rows of padding) and for
+            // T, the lane sums and the result.
+            KaylesKernel::CatalanWords => (len + 128) * (6 * 64 + 3 * 8),
             KaylesKernel::Newton => newton::memory_bytes(len as usize),
         };
         let jobs = (CHARACTERS as usize / self.series().batch_width()).min(threads.max(1)) as u64;
@@ -147,8 +160,18 @@ pub fn preflight_with_threads(params: &KaylesParams, kernel: KaylesKernel, threa
             format!("--pins {} is above the {} pins the {kernel} kernel takes{hint}", params.pins, kernel.max_pins()),
         ));
     }
-    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins, threads))
+    let bytes = kernel.memory_bytes(params.pins, threads);
+    // Reading the available memory (/proc/meminfo) takes 15–35 µs here, more than the
+    // whole computation at 1000 pins; a need this small always fits the headroom that
+    // `memory` keeps anyway.
+    if bytes < MEMORY_CHECK_FROM {
+        return Ok(());
+    }
+    memory::ensure_fits(ProblemId::Kayles, "the character series", bytes)
 }
+
+/// Needs below this many bytes skip the check of the available memory.
+pub const MEMORY_CHECK_FROM: u64 = 16 << 20;
 
 /// Computes `f(pins) mod modulus`.
 pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
@@ -205,20 +228,26 @@ pub fn fair_even_row_counts(
         progress.inc(1);
         sums
     });
-    (0..=m)
-        .map(|k| {
-            // At most 16 batch sums below 2^62 each: the u128 sum is exact.
-            let total = per_batch.iter().map(|c| c[k] as u128).sum::<u128>() % wide_modulus as u128;
-            // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
-            if !total.is_multiple_of(CHARACTERS as u128) {
-                return Err(InputError::new(
-                    ProblemId::Kayles,
-                    format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
-                ));
-            }
-            Ok((total / CHARACTERS as u128) as u64)
-        })
-        .collect()
+    // Filled in place, not collected through a `Result` (which grows the vector by
+    // doubling: each new size of allocation can cost a fresh huge page in the allocator,
+    // ~0.1 ms, more than the whole computation at 1000 pins).
+    let mut counts = Vec::with_capacity(m + 1);
+    for k in 0..=m {
+        // Batch sums below 16·M < 2^62: two of them add up below 2^63.
+        let total = per_batch.iter().fold(0u64, |sum, c| {
+            let sum = sum + c[k];
+            if sum >= wide_modulus { sum - wide_modulus } else { sum }
+        });
+        // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
+        if !total.is_multiple_of(CHARACTERS) {
+            return Err(InputError::new(
+                ProblemId::Kayles,
+                format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
+            ));
+        }
+        counts.push(total / CHARACTERS);
+    }
+    Ok(counts)
 }
 
 /// `f(n) mod modulus` for every `n <= max_pins` (0 for odd `n`; `f(0) = 1`).
@@ -377,7 +406,12 @@ mod tests {
         assert!(preflight(&big, KaylesKernel::Newton).is_err());
         let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
         assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
-        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), KaylesKernel::Catalan);
+        let words = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Catalan };
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), words);
+        // 8·(10^9 + 7) has an odd factor beyond the words' range.
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
+        // The instance's memory is far below the size that is worth reading /proc/meminfo.
+        assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < MEMORY_CHECK_FROM);
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }
 }
