@@ -83,6 +83,11 @@ impl DawsonValues {
         self.table[len]
     }
 
+    /// `g(0 .. preperiod + period)`: the values that describe all others.
+    pub fn table(&self) -> &[u8] {
+        &self.table
+    }
+
     /// The first `L` from which the values repeat.
     pub fn preperiod(&self) -> usize {
         self.preperiod

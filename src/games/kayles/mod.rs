@@ -195,12 +195,9 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
 pub fn character_signs() -> Vec<BlockSigns> {
     let dawson = dawson::DawsonValues::certified();
     assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
-    let head_len = dawson.preperiod() + dawson.period();
     (0..CHARACTERS as u8)
         .map(|h| {
-            let head = (0..head_len)
-                .map(|l| if (h & dawson.value(l as u64)).count_ones().is_multiple_of(2) { 1 } else { -1 })
-                .collect();
+            let head = dawson.table().iter().map(|&v| 1 - 2 * ((h & v).count_ones() % 2) as i8).collect();
             BlockSigns::new(head, dawson.preperiod(), dawson.period()).minimized()
         })
         .collect()

@@ -18,8 +18,7 @@
 //! * `Z/q`: each value is kept balanced, `|v| <= q/2 + 1 <= 2^20`, and split into two
 //!   limbs `v = v0 + 2^11·v1` with `|v0| <= 1024`, `|v1| <= 512`. A product needs three
 //!   limb convolutions (Karatsuba): `v·w = v0w0 + 2^11·(s·s' - v0w0 - v1w1) + 2^22·v1w1`
-//!   with `s = v0 + v1`, `|s| <= 1536`. A limb product is below `1536^2 < 2^21.2`, so a
-//!   lane adds 400 of them (200 dot products) before `i32` could overflow.
+//!   with `s = v0 + v1`, `|s| <= 1536`. A limb product is below `1536^2 < 2^21.2`.
 //!
 //! So a coefficient of `T` is four words per character (planes `2^a`, `v0`, `v1`, and `s`
 //! computed on the fly), and the `x` recurrence needs three (its coefficients `den_i`
@@ -27,27 +26,36 @@
 //! exact integers in `f64` lanes ([`Doubles`]): sums, Karatsuba recombination, and the
 //! reduction `v - q·round(v/q)`.
 //!
-//! Layout. In each plane, row `j` holds `(v_j, v_{j+1})` in the two words of every
-//! lane. Then `swap(row[i])·row[k-1-i] = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`: two terms of
-//! the convolution for output `k`, for sixteen characters, in one instruction.
+//! Layout. A dot product wants, in every lane, two coefficients of one character:
+//! `swap((v_i, v_{i+1}))·(v_{k-1-i}, v_{k-i}) = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`, two
+//! terms of the convolution for output `k`. Each plane stores the pairs that start at
+//! an even index, `(v_{2e}, v_{2e+1})`, and makes an odd one from two neighbours with
+//! one shift ([`Pairs::between`]); the blocked loops only start pairs at even indices.
 //!
 //! Optimisations, in order of effect:
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
-//! 2. Register blocking: `R` consecutive outputs share each left operand and a sliding
-//!    window of right operands (two new rows per step), so a step of `R` dot products
-//!    costs three loads instead of `2R` (the plain loop is load-bound).
-//! 3. A short dependency chain from one output to the next. Each output needs the one
+//! 2. Memory: at 1000 pins the whole computation takes well under 100 µs, and a first
+//!    touch of memory costs about 1.3 µs per 4 KiB page here (a fresh 2 MiB huge page of
+//!    the allocator about 150 µs). So `x` lives in a ring of 128 coefficients, computed
+//!    one block ahead of `T`; the rows hold each coefficient once (pairs from even
+//!    indices only); and the rows come from a [`Scratch`] buffer reused from call to
+//!    call: 60 KiB in all at 1000 pins.
+//! 3. Register blocking: `R` consecutive outputs share each left operand and a sliding
+//!    window of right operands, and one level of Karatsuba on each 2×2 block of (two
+//!    steps, two outputs) does 12 dot products for 16 ([`karatsuba_dots`]).
+//! 4. A short dependency chain from one output to the next. Each output needs the one
 //!    before it, so the time per output is bounded below by the latency of that path,
-//!    not by its work. The few newest terms (`i <= NEW`, `T_i·T_{k-i}` with `T_1..T_NEW`
+//!    not by its work. The newest terms (`i <= NEW`, `T_i·T_{k-i}` with `T_1..T_NEW`
 //!    fixed) are added last, in `f64`, to the fully reduced rest: the path from
 //!    `T_{k-1}` to `T_k` is two fused multiply-adds and one reduction (about 20 cycles).
 //!    The other terms read `T_{k-NEW-1}` and older, so their dot products, limb splits
 //!    and reductions overlap the chain. The `x` recurrence does the same with
-//!    `den_1, den_2`.
-//! 4. Blocks of `R` outputs: only the terms `i <= LOW` are summed one output at a time;
-//!    the bulk of each sum and `T`'s short undoubled middle stretch `L < i < k - L`
-//!    (`C_k = 2·Σ_{i<=L} + Σ_{L<i<k-L}`, one `L` per block) are blocked. `LOW = 2R`, so a
-//!    block's blocked part never reads the block just before it, and the two overlap.
+//!    `den_1, den_2`, and runs in the same loop, so the two chains overlap too.
+//! 5. Only the terms `i <= LOW` are summed one output at a time; the bulk of each sum
+//!    and `T`'s short undoubled middle stretch `L < i < k - L` (`C_k = 2·Σ_{i<=L} +
+//!    Σ_{L<i<k-L}`, one `L` per block) are blocked.
+
+use std::sync::{Mutex, TryLockError};
 
 use super::pairs::{Doubles, PAIR_LANES, PairRow, Pairs};
 use super::rational::{LANES16, RationalLanes};
@@ -56,13 +64,20 @@ use super::{BlockSigns, c_sum_from_t_sum, series_catalan};
 
 /// Outputs computed together (accumulators in registers).
 const R: usize = 8;
+/// `T`'s terms `T_i·T_{k-i}`, `i <= NEW`, go through the short `f64` path
+/// (optimisation 4).
+const NEW: usize = 3;
 /// `T`'s terms `NEW < i <= LOW` are summed one output at a time, the others blocked.
-/// `LOW = 2R` keeps the blocked part of a block from reading the block just before it,
-/// so that the two can overlap in the out-of-order window.
-const LOW: usize = R;
+/// The blocked part of a block then reads `T_{k0-1}` and older only, and its pairs start
+/// at even indices (`LOW + 1`).
+const LOW: usize = R - 1;
+/// `x`'s terms `den_i·x_{k-i}`, `i <= NEW_X`, go through the short `f64` path.
+const NEW_X: usize = 2;
+/// `x`'s terms `NEW_X < i <= LOW_X` are summed one output at a time, the others blocked.
+const LOW_X: usize = R;
 /// Dot-product steps of a blocked sum between conversions of the `i32` accumulators to
-/// `f64`: each step adds at most `2·1536^2 < 2^22.2` to a lane, so 256 steps stay below
-/// `2^30.2` (the `2^a` plane wraps by design and needs no bound).
+/// `f64`: each step adds at most `2·1536^2 < 2^22.2` to a lane's sum, so 256 steps stay
+/// below `2^30.2` (the `2^a` plane wraps by design and needs no bound).
 const CHUNK_STEPS: usize = 256;
 /// The limb radix: `v = v0 + LIMB·v1`.
 const LIMB: f64 = 2048.0;
@@ -79,6 +94,8 @@ pub struct WordRing {
     mask: u32,
     q: f64,
     q_inverse: f64,
+    /// `(2^a)^{-1} mod q`.
+    inverse_of_pow2: f64,
 }
 
 impl WordRing {
@@ -94,7 +111,8 @@ impl WordRing {
             return None;
         }
         let q = split.odd as f64;
-        Some(Self { split, mask: ((1u64 << split.two_bits) - 1) as u32, q, q_inverse: 1.0 / q })
+        let inverse_of_pow2 = split.inverse_of_pow2() as f64;
+        Some(Self { split, mask: ((1u64 << split.two_bits) - 1) as u32, q, q_inverse: 1.0 / q, inverse_of_pow2 })
     }
 
     /// `v - q·round(v/q)` for integers `|v| <= 2^52`: the result is an integer with
@@ -106,26 +124,25 @@ impl WordRing {
         (v * Doubles::splat(self.q_inverse)).round().neg_mul_add(Doubles::splat(self.q), v)
     }
 
-    /// The residue in `[0, q)` of an integer `|v| < 2^52`.
+    /// The residue in `[0, q)` of an integer `|v| < 2^52`, without branches (their
+    /// outcomes are data: mispredicted half the time, they cost more than the rest).
+    #[inline(always)]
     fn residue_odd(&self, v: f64) -> u64 {
-        let r = (-(v * self.q_inverse).floor()).mul_add(self.q, v);
-        // r is within a unit of [0, q) (the estimate of v/q is off by less than 1/2).
-        (if r < 0.0 {
-            r + self.q
-        } else if r >= self.q {
-            r - self.q
-        } else {
-            r
-        }) as u64
+        let q = self.split.odd as i64;
+        // The estimate of v/q is off by less than 1/2: r is in (-q, 2q).
+        let r = (-(v * self.q_inverse).floor()).mul_add(self.q, v) as i64;
+        let r = r + ((r >> 63) & q);
+        (r - (((q - 1 - r) >> 63) & q)) as u64
     }
 
     /// The residue modulo `N` of `v2 mod 2^a` and `vq mod q` (Chinese remainders),
     /// `r = v2 + 2^a·((vq - v2)·(2^a)^{-1} mod q)`, with `f64` steps instead of divisions
     /// (every product below `2^42`).
-    fn combine(&self, v2: u32, vq: f64, inverse_of_pow2: f64) -> u64 {
+    #[inline(always)]
+    fn combine(&self, v2: u32, vq: f64) -> u64 {
         let v2 = (v2 & self.mask) as f64;
         let diff = self.residue_odd(self.residue_odd(vq) as f64 - v2);
-        (v2 as u64) + (self.residue_odd(diff as f64 * inverse_of_pow2) << self.split.two_bits)
+        (v2 as u64) + (self.residue_odd(diff as f64 * self.inverse_of_pow2) << self.split.two_bits)
     }
 }
 
@@ -140,7 +157,8 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
         let Some(rational) = RationalLanes::new(group).filter(fits_words) else {
             return series_catalan(characters, m, modulus);
         };
-        let group_sum = t_lane_sums(&ring, &rational, m);
+        let group_sum =
+            Scratch::with(Layout::new(rational.order(), m).rows, |rows| Kernel::new(&ring, &rational, m, rows).run());
         t_sum = Some(match t_sum {
             None => group_sum,
             Some(mut sum) => {
@@ -161,7 +179,6 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
 /// The largest `Σ|den_i|` of a lane: the recurrence's sums then stay below
 /// `2^20·1024 = 2^30` in `i32` without any chunking.
 const DEN_WEIGHT_LIMIT: i64 = 1 << 20;
-
 /// The largest `|den_i|`: the sum of two (in [`karatsuba_dots`]) is still one signed word.
 const DEN_LIMIT: i32 = (1 << 14) - 1;
 
@@ -172,6 +189,80 @@ fn fits_words(rational: &RationalLanes) -> bool {
         let weight: i64 = rational.den.iter().map(|c| (c[lane] as i64).abs()).sum();
         weight <= DEN_WEIGHT_LIMIT && rational.den.iter().all(|c| c[lane].abs() <= DEN_LIMIT)
     })
+}
+
+/// Rows for the kernel, reused from call to call.
+///
+/// Why: a first touch of a 4 KiB page costs about 1.3 µs on this machine, and a fresh
+/// 2 MiB transparent huge page of the allocator's arena (which the allocator asks for)
+/// about 150 µs to clear: more than the whole computation at 1000 pins. A static
+/// buffer is zero-filled memory of the executable, paged in 4 KiB at a time, only as
+/// far as it is used, and only once per process. A call that finds it busy (another
+/// thread) or too small uses a heap buffer instead.
+struct Scratch;
+
+/// The static rows: 1 MiB of zero-filled memory (untouched pages cost nothing).
+static SCRATCH: Mutex<[PairRow; Scratch::ROWS]> = Mutex::new([PairRow::ZERO; Scratch::ROWS]);
+
+impl Scratch {
+    const ROWS: usize = 1 << 14;
+
+    /// Runs `f` on `rows` zeroed rows.
+    fn with<T>(rows: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
+        let guard = match SCRATCH.try_lock() {
+            Ok(guard) => Some(guard),
+            // A panic elsewhere left the rows in some state: they are zeroed below anyway.
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        };
+        match guard {
+            Some(mut guard) if rows <= Self::ROWS => {
+                let rows = &mut guard[..rows];
+                rows.fill(PairRow::ZERO);
+                f(rows)
+            }
+            _ => f(&mut vec![PairRow::ZERO; rows]),
+        }
+    }
+}
+
+/// Where the planes of `x` and `T` sit in the rows.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Coefficients the `x` ring holds (a power of two, even).
+    x_ring: usize,
+    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes.
+    x_rows: usize,
+    x_stride: usize,
+    /// Rows of one `T` plane, and the stride between `T` planes.
+    t_rows: usize,
+    t_stride: usize,
+    /// All rows.
+    rows: usize,
+}
+
+impl Layout {
+    /// The layout for a recurrence of order `order` and `T_0..=T_m`.
+    ///
+    /// The `x` ring must hold every coefficient still read: the blocked sums of a block
+    /// at `k0` read `x_j` down to `j = k0 - order - 8` (see [`XRecurrence::block`]) while
+    /// it writes `x_{k0..k0+R}`, and `T` reads `x_{k0-R..k0}`: a span below
+    /// `order + 2R + 8`. The ring also starts at `x_{-ring}`, so the coefficients below
+    /// `x_0` that the first blocks read are its zero rows.
+    fn new(order: usize, m: usize) -> Self {
+        let x_ring = (order + 4 * R + 8).next_power_of_two();
+        let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
+        let (x_stride, t_stride) = (Self::stride(x_rows), Self::stride(t_rows));
+        Self { x_ring, x_rows, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+    }
+
+    /// Rows reserved for a plane of `len` rows: each plane starts 1 KiB past a multiple
+    /// of 4 KiB from the one before, so that the same row of two planes (read together)
+    /// never shares the low 12 address bits (4K aliasing stalls loads behind unrelated
+    /// stores) or an L1 set.
+    fn stride(len: usize) -> usize {
+        len.next_multiple_of(64) + 16
+    }
 }
 
 /// One coefficient of all sixteen characters: its `Z/2^a` word (as an `i32` lane, only the
@@ -197,111 +288,121 @@ impl Coefficient {
     }
 }
 
-/// The rows of one character group: in every plane, row `j` holds `(v_j, v_{j+1})`.
-struct Planes<'a> {
-    /// `v mod 2^16`, one word (the `Z/2^a` part).
-    two: &'a mut [PairRow],
-    /// The low limb `v0` of the balanced `Z/q` part.
-    lo: &'a mut [PairRow],
-    /// The high limb `v1`.
-    hi: &'a mut [PairRow],
+/// One plane: row `e` holds the pair `(v_{2e}, v_{2e+1})`, at `e & mask` (a ring when
+/// `mask + 1` is below the number of rows ever written).
+#[derive(Clone, Copy)]
+struct Plane<'a> {
+    rows: &'a [PairRow],
+    mask: usize,
 }
 
-impl<'a> Planes<'a> {
-    /// Rows to reserve for three planes of `len` rows each: each plane starts 1 KiB past a
-    /// multiple of 4 KiB from the one before, so that the same row of two planes (read
-    /// together) never shares an L1 set or the low 12 address bits (4K aliasing, which
-    /// stalls loads behind unrelated stores).
-    fn stride(len: usize) -> usize {
-        len.next_multiple_of(64) + 16
-    }
-
-    /// Three planes of `len` rows at [`Self::stride`] in `rows` (zeroed).
-    fn in_rows(rows: &'a mut [PairRow], len: usize) -> Self {
-        let stride = Self::stride(len);
-        let (two, rest) = rows.split_at_mut(stride);
-        let (lo, hi) = rest.split_at_mut(stride);
-        Self { two: &mut two[..len], lo: &mut lo[..len], hi: &mut hi[..len] }
-    }
-
-    /// Stores coefficient `j`, given as its words (`[two, v0, v1]`, see
-    /// [`Coefficient::words`]) and those of coefficient `j - 1`: completes row `j - 1`
-    /// and starts row `j` (its high word, `v_{j+1}`, comes with the next coefficient).
-    #[inline(always)]
-    fn push(&mut self, j: usize, prev: [Pairs; 3], value: [Pairs; 3]) {
-        for ((plane, p), v) in [&mut *self.two, &mut *self.lo, &mut *self.hi].into_iter().zip(prev).zip(value) {
-            Pairs::pack(p, v).store(&mut plane[j - 1]);
-            Pairs::pack(v, Pairs::zero()).store(&mut plane[j]);
-        }
-    }
-
-    /// Coefficient `j` (the low words of row `j`).
-    #[inline(always)]
-    fn value(&self, j: usize) -> Coefficient {
-        let [two, lo, hi] = [&*self.two, &*self.lo, &*self.hi].map(|plane| Pairs::load(&plane[j]).low_word_value());
-        Coefficient { two, odd: Doubles::from_pairs(hi).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(lo)) }
-    }
-}
-
-/// Where the rows of one plane come from: stored, or (`s = v0 + v1`) added on the fly.
+/// Where the pairs of one plane come from: a stored [`Plane`], or (`s = v0 + v1`) the
+/// word sums of two.
 trait Rows: Copy {
-    fn row(self, j: usize) -> Pairs;
+    /// The stored pair `(v_{2e}, v_{2e+1})`.
+    fn even(self, e: usize) -> Pairs;
+
+    /// The pair `(v_j, v_{j+1})` for any `j`.
+    #[inline(always)]
+    fn pair(self, j: usize) -> Pairs {
+        if j.is_multiple_of(2) { self.even(j / 2) } else { Pairs::between(self.even(j / 2), self.even(j / 2 + 1)) }
+    }
 }
 
-impl Rows for &[PairRow] {
+impl Rows for Plane<'_> {
     #[inline(always)]
-    fn row(self, j: usize) -> Pairs {
-        Pairs::load(&self[j])
+    fn even(self, e: usize) -> Pairs {
+        Pairs::load(&self.rows[e & self.mask])
     }
 }
 
 /// The plane of `s = v0 + v1`, word by word from the two limb planes.
 #[derive(Clone, Copy)]
-struct SumRows<'a>(&'a [PairRow], &'a [PairRow]);
+struct SumRows<'a>(Plane<'a>, Plane<'a>);
 
 impl Rows for SumRows<'_> {
     #[inline(always)]
-    fn row(self, j: usize) -> Pairs {
-        Pairs::load(&self.0[j]).add_words(Pairs::load(&self.1[j]))
+    fn even(self, e: usize) -> Pairs {
+        self.0.even(e).add_words(self.1.even(e))
     }
 }
 
-/// `acc[r] += Σ_{t < steps} left(t) · rows(base + r - 2t)` for `r < B`: the right operands
-/// of consecutive outputs are consecutive rows, and one step later the same rows serve
-/// the output two further on, so a step loads one left operand and two new rows.
-/// Reads rows down to `base - 2·steps` (one step ahead).
+/// The pairs `(v_j, v_{j+1})` of the three planes `[two, v0, v1]` (the parity of `j`
+/// decided once).
 #[inline(always)]
+fn pairs3(planes: [Plane; 3], j: usize) -> [Pairs; 3] {
+    if j.is_multiple_of(2) {
+        planes.map(|p| p.even(j / 2))
+    } else {
+        planes.map(|p| Pairs::between(p.even(j / 2), p.even(j / 2 + 1)))
+    }
+}
+
+/// The three planes `[two, v0, v1]` of one series.
+struct Planes<'a> {
+    planes: [&'a mut [PairRow]; 3],
+    mask: usize,
+}
+
+impl<'a> Planes<'a> {
+    /// Three planes of `len` rows, `stride` apart, at the start of `rows`; a ring if
+    /// `mask + 1 == len`.
+    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, mask: usize) -> Self {
+        let (two, rest) = rows.split_at_mut(stride);
+        let (lo, rest) = rest.split_at_mut(stride);
+        Self { planes: [&mut two[..len], &mut lo[..len], &mut rest[..len]], mask }
+    }
+
+    /// Plane `p` for reading.
+    #[inline(always)]
+    fn plane(&self, p: usize) -> Plane<'_> {
+        Plane { rows: self.planes[p], mask: self.mask }
+    }
+
+    /// All three planes for reading.
+    #[inline(always)]
+    fn all(&self) -> [Plane<'_>; 3] {
+        std::array::from_fn(|p| self.plane(p))
+    }
+
+    /// Stores coefficient `j`, given as its words (`[two, v0, v1]`, see
+    /// [`Coefficient::words`]) and those of coefficient `j - 1`: an even `j` starts a row
+    /// (its high word comes with `j + 1`), an odd one completes it.
+    #[inline(always)]
+    fn store(&mut self, j: usize, prev: [Pairs; 3], value: [Pairs; 3]) {
+        let row = (j / 2) & self.mask;
+        for ((plane, p), v) in self.planes.iter_mut().zip(prev).zip(value) {
+            let pair = if j.is_multiple_of(2) { Pairs::pack(v, Pairs::zero()) } else { Pairs::pack(p, v) };
+            pair.store(&mut plane[row]);
+        }
+    }
+}
+
+/// `acc[r] += Σ_{t < steps} swap(left.even(first + t)) · rows.pair(base + r - 2t)` for
+/// `r < B`: the plain
+/// sliding-window form (the right operands of consecutive outputs are consecutive pairs,
+/// and one step later the same pairs serve the output two further on). The reference
+/// for [`karatsuba_dots`].
+#[cfg(test)]
 fn sliding_dots<const B: usize, S: Rows>(
     acc: &mut [Pairs; B],
     steps: usize,
     base: usize,
-    left: impl Fn(usize) -> Pairs,
+    (left, first): (S, usize),
     rows: S,
 ) {
-    if steps == 0 {
-        return;
-    }
-    let mut window: [Pairs; B] = std::array::from_fn(|r| rows.row(base + r));
     for t in 0..steps {
-        let a = left(t);
-        for (sum, &right) in acc.iter_mut().zip(&window) {
-            *sum = sum.dot_add(a, right);
-        }
-        for r in (2..B).rev() {
-            window[r] = window[r - 2];
-        }
-        let next = base - 2 * t - 2;
-        window[0] = rows.row(next);
-        if B > 1 {
-            window[1] = rows.row(next + 1);
+        let a = left.even(first + t).swap_words();
+        for (r, sum) in acc.iter_mut().enumerate() {
+            *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
         }
     }
 }
 
-/// [`sliding_dots`] for `R = 8` outputs with one level of Karatsuba, 12 dot products
-/// per two steps instead of 16.
+/// `acc[r] += Σ_{t < steps} L_t · rows.pair(base + r - 2t)` for `r < 8`, `base` even, with
+/// one level of Karatsuba: 12 dot products per two steps instead of 16.
 ///
-/// Two steps `t, t+1` and two outputs `r, r+2` (whose rows are two apart, like the
+/// Two steps `t, t+1` and two outputs `r, r+2` (whose pairs are two apart, like the
 /// steps') form a 2×2 Toeplitz block: with `j = base - 2t`, `w = W[j+r]`, the
 /// differences `Δ(i) = W[i] - W[i+2]` and `S = L_t + L_{t+1}`,
 ///
@@ -313,17 +414,32 @@ fn sliding_dots<const B: usize, S: Rows>(
 /// so the three products `S·w`, `L_{t+1}·Δ`, `L_t·Δ` go to accumulators `M`, `P`, `Q`
 /// of their own (`r = 0, 1, 4, 5`), recombined once at the end. Sums and differences
 /// of words double their size (the callers' bounds allow it: every limb plane stays
-/// below `2^12` in size). The recombined sums are the plain sums exactly, whatever the
-/// intermediate accumulators do: `i32` wrapping is exact modulo `2^32`, and the plain
-/// sums fit.
-#[inline(always)]
-fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, left: impl Fn(usize) -> Pairs, rows: S) {
+/// below `2^12` in size, `|den_i| < 2^14`). The recombined sums are the plain sums
+/// exactly, whatever the intermediate accumulators do: `i32` wrapping is exact modulo
+/// `2^32`, and the plain sums fit.
+///
+/// The pairs at even indices are stored rows, the odd ones [`Pairs::between`] two of
+/// them. Reads pairs from `base - 2·steps - 6` to `base + 9`.
+///
+/// The left operands are `L_t = swap(left.even(first + t))`. Not inlined: its two
+/// instances (stored and summed planes) serve every plane of `x` and `T`, which keeps
+/// small the code that a cold start must fetch.
+#[inline(never)]
+fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, (left, first): (S, usize), rows: S) {
     const FIRST: [usize; 4] = [0, 1, 4, 5];
+    debug_assert!(base.is_multiple_of(2));
+    let left = |t: usize| left.even(first + t).swap_words();
     let pairs = steps / 2;
     if pairs > 0 {
         let (mut m, mut p, mut q) = ([Pairs::zero(); 4], [Pairs::zero(); 4], [Pairs::zero(); 4]);
-        // w[i] = W[j - 2 + i], d[i] = Δ(j - 2 + i), for j = base - 2t.
-        let mut w: [Pairs; 10] = std::array::from_fn(|i| rows.row(base + i - 2));
+        // w[i] = W[j - 2 + i], d[i] = Δ(j - 2 + i), for j = base - 2t; even i are rows
+        // e = (j - 2)/2 + i/2.
+        let mut e = base / 2 - 1;
+        let mut even: [Pairs; 6] = std::array::from_fn(|i| rows.even(e + i));
+        let mut w: [Pairs; 10] =
+            std::array::from_fn(
+                |i| if i % 2 == 0 { even[i / 2] } else { Pairs::between(even[i / 2], even[i / 2 + 1]) },
+            );
         let mut d: [Pairs; 8] = std::array::from_fn(|i| w[i].sub_words(w[i + 2]));
         for pair in 0..pairs {
             let t = 2 * pair;
@@ -334,15 +450,17 @@ fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, left
                 p[i] = p[i].dot_add(l1, d[r]);
                 q[i] = q[i].dot_add(l0, d[r + 2]);
             }
-            // Slide by four rows: j -> j - 4.
-            let j = base - 2 * t;
+            // Slide by four pairs (two rows): j -> j - 4.
+            e -= 2;
+            even = [rows.even(e), rows.even(e + 1), even[0], even[1], even[2], even[3]];
             for i in (4..8).rev() {
                 w[i] = w[i - 4];
                 d[i] = d[i - 4];
             }
-            for (i, row) in w.iter_mut().take(4).enumerate() {
-                *row = rows.row(j - 6 + i);
-            }
+            w[0] = even[0];
+            w[1] = Pairs::between(even[0], even[1]);
+            w[2] = even[1];
+            w[3] = Pairs::between(even[1], even[2]);
             for i in 0..4 {
                 d[i] = w[i].sub_words(w[i + 2]);
             }
@@ -356,114 +474,122 @@ fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, left
         let t = steps - 1;
         let a = left(t);
         for (r, sum) in acc.iter_mut().enumerate() {
-            *sum = sum.dot_add(a, rows.row(base + r - 2 * t));
+            *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
         }
     }
 }
 
-/// `acc[r] += Σ_{t < steps} left(t) · rows(base + r - 2t)`, by [`karatsuba_dots`] for full
-/// blocks and [`sliding_dots`] otherwise. Reads rows from `base - 2·steps - 4` to
-/// `base + B + 1`.
-#[inline(always)]
-fn blocked_dots<const B: usize, S: Rows>(
-    acc: &mut [Pairs; B],
-    steps: usize,
-    base: usize,
-    left: impl Fn(usize) -> Pairs,
-    rows: S,
-) {
-    match <&mut [Pairs; 8]>::try_from(&mut acc[..]) {
-        Ok(eight) => karatsuba_dots(eight, steps, base, left, rows),
-        Err(_) => sliding_dots(acc, steps, base, left, rows),
+/// The `x` recurrence, one block of `R` outputs at a time, into a ring of rows.
+struct XRecurrence<'a> {
+    ring: &'a WordRing,
+    num: &'a [[i32; LANES16]],
+    /// `den_1, den_2` for the `f64` path.
+    newest: [Coefficient; NEW_X],
+    /// `(den_i, den_{i+1})` for `i = NEW_X + 1, NEW_X + 3, ...`: swapped, with the pair
+    /// `(x_{k-i-1}, x_{k-i})` the dot product adds both terms. The first `LOW_STEPS`
+    /// are summed per output, the others blocked.
+    den_pairs: Vec<PairRow>,
+    /// Coefficient `j` is at index `j + offset` of the ring (so that `j < 0` reads the
+    /// ring's zero rows).
+    offset: usize,
+    planes: Planes<'a>,
+    /// `x_{k-1}, x_{k-2}` and the words of `x_{k-1}`.
+    last: [Coefficient; NEW_X],
+    last_words: [Pairs; 3],
+    /// `x_k` at `k % X_VALUES`, for `T` (at most two blocks behind).
+    values: [Coefficient; X_VALUES],
+}
+
+/// The `x` coefficients kept as values for `T`, which runs at most `2R` behind.
+const X_VALUES: usize = 4 * R;
+
+impl<'a> XRecurrence<'a> {
+    /// Den pairs summed one output at a time: the terms `NEW_X < i <= LOW_X`.
+    const LOW_STEPS: usize = (LOW_X - NEW_X) / 2;
+
+    fn new(ring: &'a WordRing, rational: &'a RationalLanes, planes: Planes<'a>, x_ring: usize) -> Self {
+        let den = |i: usize| Pairs::from_array(rational.den.get(i).copied().unwrap_or([0; LANES16]));
+        let newest = std::array::from_fn(|j| {
+            let d = den(j + 1);
+            Coefficient { two: d, odd: Doubles::from_pairs(d) }
+        });
+        let order = rational.order();
+        let den_pairs = (NEW_X + 1..=order.max(LOW_X))
+            .step_by(2)
+            .map(|i| {
+                let mut row = PairRow::ZERO;
+                Pairs::pack(den(i), den(i + 1)).store(&mut row);
+                row
+            })
+            .collect();
+        Self {
+            ring,
+            num: &rational.num,
+            newest,
+            den_pairs,
+            offset: x_ring,
+            planes,
+            last: [Coefficient::zero(); NEW_X],
+            last_words: [Pairs::zero(); 3],
+            values: [Coefficient::zero(); X_VALUES],
+        }
     }
-}
 
-/// `Σ_lanes T_k mod N` for `k = 0..=m`, for the characters of `rational`.
-fn t_lane_sums(ring: &WordRing, rational: &RationalLanes, m: usize) -> Vec<u64> {
-    // One allocation for all the rows (x first, then T).
-    let (x_rows, t_rows) = (x_padding(rational.order()) + m + 2, m + 2);
-    let mut rows = vec![PairRow::ZERO; 3 * (Planes::stride(x_rows) + Planes::stride(t_rows))];
-    let (x_part, t_part) = rows.split_at_mut(3 * Planes::stride(x_rows));
-    let x = x_planes(ring, rational, m, Planes::in_rows(x_part, x_rows));
-    t_planes(ring, &x, m, Planes::in_rows(t_part, t_rows))
-}
+    /// Computes `x_{k0..k0+R}`, `k0` a multiple of `R`. The blocked sums read pairs from
+    /// `base - 2·steps - 6 = k0 - LOW_X - 2·(pairs - LOW_STEPS) - 8 >= k0 - order - 8` up
+    /// to `x_{k0-1}` (see [`Layout::new`]); the per-output ones up to `x_{k-3}`.
+    fn block(&mut self, k0: usize) {
+        // Pair t >= LOW_STEPS covers i = LOW_X + 1 + 2(t - LOW_STEPS), i + 1, with the
+        // pair starting at k - i - 1 = k0 + r - LOW_X - 2 - 2(t - LOW_STEPS): base
+        // k0 - LOW_X - 2 (even).
+        let left = (Plane { rows: &self.den_pairs, mask: usize::MAX }, Self::LOW_STEPS);
+        let steps = self.den_pairs.len() - Self::LOW_STEPS;
+        let base = self.offset + k0 - LOW_X - 2;
+        let mut acc = [[Pairs::zero(); R]; 3];
+        for (p, a) in acc.iter_mut().enumerate() {
+            karatsuba_dots(a, steps, base, left, self.planes.plane(p));
+        }
+        for (r, ((&two, &lo), &hi)) in acc[0].iter().zip(&acc[1]).zip(&acc[2]).enumerate() {
+            self.finish(k0 + r, [two, lo, hi]);
+        }
+    }
 
-/// Terms `den_i·x_{k-i}`, `i <= NEW_X`, go through the short `f64` path (optimisation 3).
-const NEW_X: usize = 2;
-/// The other terms with `i <= LOW_X` are summed one output at a time, the rest blocked.
-const LOW_X: usize = R;
-
-/// Zero rows before `x_0` in the `x` planes, so that the recurrence reads zeros for
-/// `x_{k-i}`, `i > k` (the blocked sums read down to `2R + 4` rows below `k - order`).
-fn x_padding(order: usize) -> usize {
-    order + 2 * R + 8
-}
-
-/// `x_0..=x_m` in the three planes; row `pad + j` holds `(x_j, x_{j+1})`, with
-/// [`x_padding`] zero rows before `x_0`.
-fn x_planes<'a>(ring: &WordRing, rational: &RationalLanes, m: usize, mut planes: Planes<'a>) -> Planes<'a> {
-    let order = rational.order();
-    let pad = x_padding(order);
-    assert_eq!(planes.two.len(), pad + m + 2);
-    let den = |i: usize| Pairs::from_array(rational.den.get(i).copied().unwrap_or([0; LANES16]));
-    let newest: [Coefficient; NEW_X] = std::array::from_fn(|j| {
-        let d = den(j + 1);
-        Coefficient { two: d, odd: Doubles::from_pairs(d) }
-    });
-    // Pair t covers i = NEW_X+1+2t and i+1 as (den_{i+1}, den_i); with the row
-    // (x_{k-i-1}, x_{k-i}), index pad + k - i - 1, the dot product adds both terms.
-    let pairs: Vec<Pairs> = (NEW_X + 1..=order).step_by(2).map(|i| Pairs::pack(den(i + 1), den(i))).collect();
-    let low_steps = ((LOW_X - NEW_X) / 2).min(pairs.len());
-    let (low_pairs, main_pairs) = pairs.split_at(low_steps);
-    let num = |k: usize| Pairs::from_array(rational.num.get(k).copied().unwrap_or([0; LANES16]));
-    // x_{k-1}, x_{k-2}, and the words of x_{k-1}.
-    let mut last = [Coefficient::zero(); NEW_X];
-    let mut last_words = [Pairs::zero(); 3];
-
-    // Output k from the blocked sums of its older terms.
-    let mut finish = |planes: &mut Planes, k: usize, acc: [Pairs; 3]| {
-        let row = pad + k - NEW_X - 2;
-        // The low pairs, oldest first, so that the newest row (written by output k-3)
-        // joins the sum last.
-        let low = |acc: Pairs, rows: &[PairRow]| {
-            low_pairs.iter().enumerate().rev().fold(acc, |a, (t, d)| a.dot_add(*d, rows.row(row - 2 * t)))
-        };
-        let [two, lo, hi] = [low(acc[0], planes.two), low(acc[1], planes.lo), low(acc[2], planes.hi)];
+    /// `x_k` from the blocked sums of its older terms.
+    #[inline(always)]
+    fn finish(&mut self, k: usize, acc: [Pairs; 3]) {
+        let j = self.offset + k;
+        // The low pairs, oldest first, so that the newest pair (x_{k-4}, x_{k-3}) joins
+        // the sum last.
+        let low = &self.den_pairs[..Self::LOW_STEPS];
+        let sums: [Pairs; 3] = std::array::from_fn(|p| {
+            let plane = self.planes.plane(p);
+            low.iter()
+                .enumerate()
+                .rev()
+                .fold(acc[p], |a, (t, d)| a.dot_add(Pairs::load(d).swap_words(), plane.pair(j - NEW_X - 2 - 2 * t)))
+        });
+        let num = Pairs::from_array(self.num.get(k).copied().unwrap_or([0; LANES16]));
         // Z/q: |Σ| <= 2^20·1024·(1 + 2^11) < 2^42, |num| small: exact in f64.
-        let older = Doubles::from_pairs(num(k))
-            - Doubles::from_pairs(hi).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(lo));
-        let mut value = Coefficient { two: num(k) - two, odd: older };
-        // The newest terms, x_{k-1} last: |den·x| <= 2^15·2^20.
-        for (d, x) in newest.iter().zip(&last).rev() {
+        let sum = Doubles::from_pairs(sums[2]).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(sums[1]));
+        let mut value = Coefficient { two: num - sums[0], odd: Doubles::from_pairs(num) - sum };
+        // The newest terms, x_{k-1} last: |den·x| <= 2^14·2^20.
+        for (d, x) in self.newest.iter().zip(&self.last).rev() {
             value.two = value.two - d.two * x.two;
             value.odd = d.odd.neg_mul_add(x.odd, value.odd);
         }
-        value.odd = ring.balance(value.odd);
-        last.rotate_right(1);
-        last[0] = value;
+        value.odd = self.ring.balance(value.odd);
+        self.last = [value, self.last[0]];
+        self.values[k % X_VALUES] = value;
         let words = value.words();
-        planes.push(pad + k, last_words, words);
-        last_words = words;
-    };
-    // The blocked sums of B outputs from k0 on: pairs t >= low_steps.
-    fn blocked<const B: usize>(planes: &Planes, main_pairs: &[Pairs], base: usize) -> [[Pairs; B]; 3] {
-        let mut acc = [[Pairs::zero(); B]; 3];
-        let left = |t: usize| main_pairs[t];
-        blocked_dots(&mut acc[0], main_pairs.len(), base, left, &planes.two[..]);
-        blocked_dots(&mut acc[1], main_pairs.len(), base, left, &planes.lo[..]);
-        blocked_dots(&mut acc[2], main_pairs.len(), base, left, &planes.hi[..]);
-        acc
+        self.planes.store(j, self.last_words, words);
+        self.last_words = words;
     }
 
-    // Blocks of R outputs; a last, partial block is summed whole (its extra outputs read
-    // existing rows, below the block, and are dropped).
-    for k0 in (0..=m).step_by(R) {
-        let acc = blocked::<R>(&planes, main_pairs, pad + k0 - NEW_X - 2 - 2 * low_steps);
-        for (r, ((&two, &lo), &hi)) in acc[0].iter().zip(&acc[1]).zip(&acc[2]).enumerate().take(m + 1 - k0) {
-            finish(&mut planes, k0 + r, [two, lo, hi]);
-        }
+    /// `x_k` (computed, at most `X_VALUES` ago).
+    #[inline(always)]
+    fn value(&self, k: usize) -> Coefficient {
+        self.values[k % X_VALUES]
     }
-    planes
 }
 
 /// `C_k = Σ_{0<i<k} T_i·T_{k-i}` in one plane, directly (for small `k`): the half sum in
@@ -475,56 +601,68 @@ fn t_direct<S: Rows>(rows: S, k: usize) -> Pairs {
     let mut acc = Pairs::zero();
     let mut i = 1;
     while i < h {
-        acc = acc.dot_add(rows.row(i).swap_words(), rows.row(k - 1 - i));
+        acc = acc.dot_add(rows.pair(i).swap_words(), rows.pair(k - 1 - i));
         i += 2;
     }
     if i == h {
-        acc = acc.dot_add(rows.row(h).low_word_only(), rows.row(k - h));
+        acc = acc.dot_add(rows.pair(h).low_word_only(), rows.pair(k - h));
     }
     acc = acc + acc;
     if k.is_multiple_of(2) {
-        acc = acc.dot_add(rows.row(k / 2).low_word_only(), rows.row(k / 2));
+        acc = acc.dot_add(rows.pair(k / 2).low_word_only(), rows.pair(k / 2));
     }
     acc
 }
 
-/// The blocked part of `C_k` for the outputs `k0 + r`, `r < B`, in one plane: terms
+/// The blocked part of `C_k` for the outputs `k0 + r`, `r < R`, in one plane: terms
 /// `i = LOW+1 ..= l` in steps of two, `chunk` called with the sums of every
 /// [`CHUNK_STEPS`] steps (so that the limb planes never overflow `i32`).
 #[inline(always)]
-fn t_main<const B: usize, S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; B])) {
+fn t_main<S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; R])) {
     let steps = (l - LOW) / 2;
     let mut done = 0;
     while done < steps {
         let n = (steps - done).min(CHUNK_STEPS);
-        let mut acc = [Pairs::zero(); B];
-        // Step t pairs terms i = first+2t, i+1 with rows k-1-i.
+        let mut acc = [Pairs::zero(); R];
+        // Step t pairs terms i = first + 2t (even), i + 1 with the pairs at k - 1 - i.
         let first = LOW + 1 + 2 * done;
-        blocked_dots(&mut acc, n, k0 - first - 1, |t| rows.row(first + 2 * t).swap_words(), rows);
+        karatsuba_dots(&mut acc, n, k0 - first - 1, (rows, first / 2), rows);
         chunk(&acc);
         done += n;
     }
 }
 
-/// The rest of `C_k` in one plane, but for the newest terms `i <= NEW`:
-/// `2·Σ_{NEW<i<=LOW}` (oldest first, so that the newest row joins last) plus the middle
-/// stretch `Σ_{l<i<k-l}`, summed once.
+/// The rest of `C_k` in the four planes `[two, v0, v1, s]`, but for the newest terms
+/// `i <= NEW`: `2·Σ_{NEW<i<=LOW}` (oldest first, so that the newest pair joins last) plus
+/// the middle stretch `Σ_{l<i<k-l}`, summed once. All planes at once: the indices,
+/// parities and the limb pairs (for `s`) are shared.
 #[inline(always)]
-fn t_rest<S: Rows>(rows: S, k: usize, l: usize) -> Pairs {
-    let mut low = Pairs::zero();
+fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
+    // acc += prepare(left pairs) · right pairs, in the four planes.
+    let term = |acc: [Pairs; 4], left: [Pairs; 3], right: [Pairs; 3], prepare: fn(Pairs) -> Pairs| {
+        let [left_two, left_lo, left_hi] = left;
+        let [right_two, right_lo, right_hi] = right;
+        [
+            acc[0].dot_add(prepare(left_two), right_two),
+            acc[1].dot_add(prepare(left_lo), right_lo),
+            acc[2].dot_add(prepare(left_hi), right_hi),
+            acc[3].dot_add(prepare(left_lo.add_words(left_hi)), right_lo.add_words(right_hi)),
+        ]
+    };
+    let mut low = [Pairs::zero(); 4];
     for i in (NEW + 1..LOW).step_by(2).rev() {
-        low = low.dot_add(rows.row(i).swap_words(), rows.row(k - 1 - i));
+        low = term(low, pairs3(planes, i), pairs3(planes, k - 1 - i), Pairs::swap_words);
     }
-    let mut middle = Pairs::zero();
+    let mut middle = [Pairs::zero(); 4];
     let mut i = l + 1;
     while i + 1 < k - l {
-        middle = middle.dot_add(rows.row(i).swap_words(), rows.row(k - 1 - i));
+        middle = term(middle, pairs3(planes, i), pairs3(planes, k - 1 - i), Pairs::swap_words);
         i += 2;
     }
     if i == k - l - 1 {
-        middle = middle.dot_add(rows.row(i).low_word_only(), rows.row(l + 1));
+        middle = term(middle, pairs3(planes, i), pairs3(planes, l + 1), Pairs::low_word_only);
     }
-    low + low + middle
+    std::array::from_fn(|p| low[p] + low[p] + middle[p])
 }
 
 /// Below this `k`, `x_k - C_k` needs no reduction of its partial sums to stay exact.
@@ -549,122 +687,148 @@ fn t_from_sums(ring: &WordRing, k: usize, x: Coefficient, c_two: Pairs, c: [Doub
     Coefficient { two: x.two - c_two, odd: x.odd - product }
 }
 
-/// Terms `T_i·T_{k-i}`, `i <= NEW`, go through the short `f64` path (optimisation 3).
-const NEW: usize = 4;
-
-/// The coefficients of `T` computed so far, as far as later ones need them.
-struct Outputs<'r> {
-    ring: &'r WordRing,
-    /// `(2^a)^{-1} mod q`, for the Chinese remainders.
-    inverse: f64,
-    /// `Σ_lanes T_k mod N` per coefficient.
-    sums: Vec<u64>,
-    /// `T_1..T_NEW`.
+/// One character group's computation: `x` one block ahead of `T`, in one loop.
+struct Kernel<'a> {
+    ring: &'a WordRing,
+    m: usize,
+    x: XRecurrence<'a>,
+    /// `x` is computed for `k < x_done`.
+    x_done: usize,
+    planes: Planes<'a>,
+    /// `T_1..T_NEW`, and `T_{k-1}..T_{k-NEW}`, and the words of `T_{k-1}`.
     first: [Coefficient; NEW],
-    /// `T_{k-1}, ..., T_{k-NEW}`.
     last: [Coefficient; NEW],
-    /// The words of `T_{k-1}`.
     last_words: [Pairs; 3],
+    /// `Σ_lanes T_k mod N` per coefficient (until the end of [`Kernel::run`], the lane
+    /// sums of both rings, packed).
+    sums: Vec<u64>,
 }
 
-impl Outputs<'_> {
-    /// Records `T_k` (balanced) and stores it in the rows.
-    #[inline(always)]
-    fn store(&mut self, planes: &mut Planes, k: usize, value: Coefficient) {
-        // The 2^a words wrap, and so does their sum; |Σ odd| <= 16·(2^20 + 1) is exact.
-        let two = value.two.to_array().iter().fold(0i32, |s, &v| s.wrapping_add(v));
-        self.sums[k] = self.ring.combine(two as u32, value.odd.sum(), self.inverse);
-        if k <= NEW {
-            self.first[k - 1] = value;
+impl<'a> Kernel<'a> {
+    fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
+        let layout = Layout::new(rational.order(), m);
+        let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
+        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, layout.x_rows - 1);
+        Self {
+            ring,
+            m,
+            x: XRecurrence::new(ring, rational, x_planes, layout.x_ring),
+            x_done: 0,
+            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, usize::MAX),
+            first: [Coefficient::zero(); NEW],
+            last: [Coefficient::zero(); NEW],
+            last_words: [Pairs::zero(); 3],
+            sums: vec![0; m + 1],
         }
-        self.last.rotate_right(1);
-        self.last[0] = value;
-        let words = value.words();
-        planes.push(k, self.last_words, words);
-        self.last_words = words;
     }
 
-    /// `T_k` from `value = x_k - (C_k without its newest terms)` (`Z/q` part below
-    /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
-    /// `|2·Σ| <= 2·NEW·2^40 = 2^43`, so every value stays below `2^52`.
+    /// Computes `x` up to at least `x_k`.
     #[inline(always)]
-    fn add_newest(&self, ring: &WordRing, mut value: Coefficient) -> Coefficient {
-        for (t, prev) in self.first.iter().zip(&self.last).rev() {
-            value.two = value.two - (t.two + t.two) * prev.two;
-            value.odd = (t.odd + t.odd).neg_mul_add(prev.odd, value.odd);
+    fn need_x(&mut self, k: usize) {
+        while self.x_done <= k {
+            self.x.block(self.x_done);
+            self.x_done += R;
         }
-        value.odd = ring.balance(value.odd);
-        value
-    }
-}
-
-/// `T_0..=T_m` from `x`; returns `Σ_lanes T_k mod N` per coefficient.
-fn t_planes(ring: &WordRing, x: &Planes, m: usize, mut planes: Planes) -> Vec<u64> {
-    let x_pad = x.two.len() - (m + 2);
-    let mut done = Outputs {
-        ring,
-        inverse: ring.split.inverse_of_pow2() as f64,
-        sums: vec![0; m + 1],
-        first: [Coefficient::zero(); NEW],
-        last: [Coefficient::zero(); NEW],
-        last_words: [Pairs::zero(); 3],
-    };
-
-    // Small k: every sum directly.
-    let blocked_from = (2 * LOW + 8).min(m + 1);
-    for k in 1..blocked_from {
-        let p = &planes;
-        let c_two = t_direct(&p.two[..], k);
-        let c = [t_direct(&p.lo[..], k), t_direct(&p.hi[..], k), t_direct(SumRows(p.lo, p.hi), k)];
-        let mut value = t_from_sums(ring, k, x.value(x_pad + k), c_two, c.map(Doubles::from_pairs));
-        value.odd = ring.balance(value.odd);
-        done.store(&mut planes, k, value);
     }
 
-    let mut k0 = blocked_from;
-    while k0 <= m {
-        let outputs = (m + 1 - k0).min(R);
+    /// `Σ_lanes T_k mod N` for `k = 0..=m`.
+    fn run(mut self) -> Vec<u64> {
+        // T_0 = x_0 = 0.
+        // Blocks start at odd k0 (their Karatsuba windows start at even pairs, k0 - 9).
+        let blocked_from = (2 * LOW + 17).min(self.m + 1);
+        for k in 1..blocked_from {
+            self.need_x(k);
+            let c = |p| self.planes.plane(p);
+            let (two, lo, hi) = (c(0), c(1), c(2));
+            let c_two = t_direct(two, k);
+            let c = [t_direct(lo, k), t_direct(hi, k), t_direct(SumRows(lo, hi), k)];
+            let mut value = t_from_sums(self.ring, k, self.x.value(k), c_two, c.map(Doubles::from_pairs));
+            value.odd = self.ring.balance(value.odd);
+            self.store(k, value);
+        }
+        let mut k0 = blocked_from;
+        while k0 <= self.m {
+            // x one block ahead: its chain overlaps T's.
+            self.need_x((k0 + 2 * R - 1).min(self.m));
+            self.t_block(k0);
+            k0 += R;
+        }
+        let ring = self.ring;
+        for slot in &mut self.sums {
+            *slot = ring.combine(*slot as u32, (*slot >> 32) as u32 as i32 as f64);
+        }
+        self.sums
+    }
+
+    /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
+    /// outputs read existing pairs (below `k0 - LOW`) and are dropped.
+    fn t_block(&mut self, k0: usize) {
         // l: the doubled stretch is i = 1..=l for the whole block, l <= h(k0) and l - LOW
         // even (whole steps); i = l+1 ..= k-l-1 is summed once.
         let h0 = k0.div_ceil(2) - 1;
         let l = h0 - (h0 - LOW) % 2;
         let mut main_two = [Pairs::zero(); R];
         let mut main = [[Doubles::zero(); R]; 3];
-        {
-            let p = &planes;
-            // Chunk sums into the block's sums (from the output they belong to on).
-            let add_two = |sums: &mut [Pairs], acc: &[Pairs]| {
-                for (s, &a) in sums.iter_mut().zip(acc) {
-                    *s = *s + a;
-                }
-            };
-            let add_f64 = |sums: &mut [Doubles], acc: &[Pairs]| {
+        let plane = |p| self.planes.plane(p);
+        let (two, lo, hi) = (plane(0), plane(1), plane(2));
+        t_main(two, k0, l, |acc| {
+            for (s, &a) in main_two.iter_mut().zip(acc) {
+                *s = *s + a;
+            }
+        });
+        for (sums, rows) in main.iter_mut().zip([lo, hi]) {
+            t_main(rows, k0, l, |acc| {
                 for (s, &a) in sums.iter_mut().zip(acc) {
                     *s = *s + Doubles::from_pairs(a);
                 }
-            };
-            let [main_lo, main_hi, main_s] = &mut main;
-            // A last, partial block is summed whole: its extra outputs read existing rows
-            // (below k0 - LOW) and are dropped.
-            t_main::<R, _>(&p.two[..], k0, l, |acc| add_two(&mut main_two, acc));
-            t_main::<R, _>(&p.lo[..], k0, l, |acc| add_f64(main_lo, acc));
-            t_main::<R, _>(&p.hi[..], k0, l, |acc| add_f64(main_hi, acc));
-            t_main::<R, _>(SumRows(p.lo, p.hi), k0, l, |acc| add_f64(main_s, acc));
+            });
         }
-        for r in 0..outputs {
+        t_main(SumRows(lo, hi), k0, l, |acc| {
+            for (s, &a) in main[2].iter_mut().zip(acc) {
+                *s = *s + Doubles::from_pairs(a);
+            }
+        });
+        for r in 0..R.min(self.m + 1 - k0) {
             let k = k0 + r;
-            let p = &planes;
-            let rest_two = t_rest(&p.two[..], k, l);
-            let rest = [t_rest(&p.lo[..], k, l), t_rest(&p.hi[..], k, l), t_rest(SumRows(p.lo, p.hi), k, l)];
-            let c_two = rest_two + main_two[r] + main_two[r];
+            let rest = t_rest(self.planes.all(), k, l);
+            let c_two = rest[0] + main_two[r] + main_two[r];
             let c: [Doubles; 3] =
-                std::array::from_fn(|i| Doubles::splat(2.0).mul_add(main[i][r], Doubles::from_pairs(rest[i])));
-            let value = done.add_newest(ring, t_from_sums(ring, k, x.value(x_pad + k), c_two, c));
-            done.store(&mut planes, k, value);
+                std::array::from_fn(|i| Doubles::splat(2.0).mul_add(main[i][r], Doubles::from_pairs(rest[i + 1])));
+            let value = self.add_newest(t_from_sums(self.ring, k, self.x.value(k), c_two, c));
+            self.store(k, value);
         }
-        k0 += outputs;
     }
-    done.sums
+
+    /// `T_k` from `value = x_k - (C_k without its newest terms)` (`Z/q` part below
+    /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
+    /// `|2·Σ| <= 2·NEW·2^40 < 2^43`, so every value stays below `2^52`.
+    #[inline(always)]
+    fn add_newest(&self, mut value: Coefficient) -> Coefficient {
+        for (t, prev) in self.first.iter().zip(&self.last).rev() {
+            value.two = value.two - (t.two + t.two) * prev.two;
+            value.odd = (t.odd + t.odd).neg_mul_add(prev.odd, value.odd);
+        }
+        value.odd = self.ring.balance(value.odd);
+        value
+    }
+
+    /// Records `T_k` (balanced): its lane sums, and its words in the rows.
+    #[inline(always)]
+    fn store(&mut self, k: usize, value: Coefficient) {
+        // The lane sums, packed: the 2^a words wrap, and so does their sum; the balanced
+        // values sum to at most 16·(2^20 + 1) in size, an exact i32. They become residues
+        // modulo N in one pass at the end (Chinese remainders, off the dependency chain).
+        let words = value.words();
+        // Σ v = Σ v0 + 2^11·Σ v1: |Σ| <= 16·(2^20 + 1), an exact i32.
+        let odd = words[1].sum_lanes().wrapping_add(words[2].sum_lanes() << 11);
+        self.sums[k] = value.two.sum_lanes() as u32 as u64 | (odd as u32 as u64) << 32;
+        if k <= NEW {
+            self.first[k - 1] = value;
+        }
+        self.last = [value, self.last[0], self.last[1]];
+        self.planes.store(k, self.last_words, words);
+        self.last_words = words;
+    }
 }
 
 #[cfg(test)]
@@ -683,31 +847,78 @@ mod tests {
         }
     }
 
+    /// The blocked Karatsuba sums against the plain ones, at the largest words the
+    /// callers allow (limbs up to ±1536, their sums and differences up to ±3072), on
+    /// every parity of steps and on stored and summed planes.
+    #[test]
+    fn karatsuba_dots_match_the_plain_sums() {
+        let mut rng = SplitMix64(0x4A2A);
+        let word = |rng: &mut SplitMix64| (rng.below(2 * 1536 + 1) as i32 - 1536) & 0xFFFF;
+        let rows: Vec<PairRow> =
+            (0..64).map(|_| PairRow(std::array::from_fn(|_| word(&mut rng) | (word(&mut rng) << 16)))).collect();
+        let other: Vec<PairRow> = rows.iter().rev().copied().collect();
+        let (plane, second) = (Plane { rows: &rows, mask: usize::MAX }, Plane { rows: &other, mask: usize::MAX });
+        let summed = SumRows(plane, second);
+        for steps in [0, 1, 2, 3, 7, 8, 21] {
+            let base = 2 * steps + 8;
+            let (mut fast, mut plain) = ([Pairs::zero(); 8], [Pairs::zero(); 8]);
+            karatsuba_dots(&mut fast, steps, base, (plane, 3), plane);
+            sliding_dots(&mut plain, steps, base, (plane, 3), plane);
+            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "steps {steps}");
+            karatsuba_dots(&mut fast, steps, base, (summed, 3), summed);
+            sliding_dots(&mut plain, steps, base, (summed, 3), summed);
+            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "summed, steps {steps}");
+        }
+    }
+
     /// The word path itself (no fallback) against `catalan`, on the sizes where its
     /// structure changes: the direct small outputs, the first blocks, a partial last
-    /// block, and more than one chunk of `CHUNK_STEPS` (m > 2·(LOW + 2·CHUNK_STEPS)).
+    /// block, an `x` ring that wraps several times, and more than one chunk of
+    /// `CHUNK_STEPS` (m > 2·(LOW + 2·CHUNK_STEPS)); once with the scratch rows dirty.
     #[test]
     fn words_match_catalan_on_every_path() {
         let mut rng = SplitMix64(0x3C0);
         let chunked = 2 * (LOW + 2 * CHUNK_STEPS) + 3 * R + 5;
         let mut characters = check_characters(60, &mut rng);
         characters.extend(crate::games::kayles::character_signs().into_iter().take(16 - characters.len()));
+        let blocked_from = 2 * LOW + 17;
+        let run = |rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]| {
+            Kernel::new(ring, rational, m, rows).run()
+        };
         for (m, moduli) in [
             (0usize, &[16 * 1_000_000_000u64, 6][..]),
             (1, &[16 * 1_000_000_000]),
-            (2 * LOW + 7, &[16 * 1_000_000_000, 2 * 3]),
-            (2 * LOW + 8 + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
-            (2 * LOW + 8 + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
+            (blocked_from - 1, &[16 * 1_000_000_000, 2 * 3]),
+            (blocked_from + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
+            (blocked_from + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
             (chunked, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
         ] {
             for &modulus in moduli {
                 let ring = WordRing::new(modulus / 2).unwrap();
                 let rational = RationalLanes::new(&characters).filter(fits_words).unwrap();
-                let got = t_lane_sums(&ring, &rational, m);
+                let rows = Layout::new(rational.order(), m).rows;
                 let expected = series_catalan(&characters, m, modulus);
-                let got_c = c_sum_from_t_sum(got, characters.len(), modulus);
-                assert_eq!(got_c, expected, "m={m} M'={modulus}");
+                let got = run(&rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
+                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "m={m} M'={modulus}");
+                // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
+                // everything; this checks that T never reads a row it did not write).
+                let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
+                dirty[..3 * Layout::new(rational.order(), m).x_stride].fill(PairRow::ZERO);
+                let got = run(&rational, &ring, m, &mut dirty);
+                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "dirty, m={m}");
             }
+        }
+    }
+
+    #[test]
+    fn the_scratch_serves_small_and_large_requests() {
+        for rows in [0, 1, Scratch::ROWS, Scratch::ROWS + 1] {
+            let sum = Scratch::with(rows, |r| {
+                assert!(r.iter().all(|row| *row == PairRow::ZERO));
+                r.iter_mut().for_each(|row| row.0[0] = 1);
+                r.len()
+            });
+            assert_eq!(sum, rows);
         }
     }
 }

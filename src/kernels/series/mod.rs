@@ -81,18 +81,23 @@ impl BlockSigns {
     /// sooner than the values do, and a shorter description gives a shorter recurrence).
     pub fn minimized(&self) -> Self {
         // A period of the repeating tail must divide `self.period` (the tail is periodic
-        // with both, hence with their gcd); take the smallest divisor that works. Two
-        // periods of the tail, written out, are enough to test a divisor.
-        let p = self.period;
-        let signs = self.materialize(self.preperiod + 2 * p);
-        let tail = &signs[self.preperiod..];
-        let period = (1..=p).find(|&d| p.is_multiple_of(d) && (0..p).all(|l| tail[l] == tail[l + d])).unwrap_or(p);
-        // Walk the preperiod back while the value one period later still agrees.
-        let mut preperiod = self.preperiod;
-        while preperiod > 0 && signs[preperiod - 1] == signs[preperiod - 1 + period] {
+        // with both, hence with their gcd); take the smallest divisor that works, reading
+        // the tail's one stored period cyclically. (The comparison first: it fails
+        // within a few signs for most d, and is cheaper than the division.)
+        let (p, pre) = (self.period, self.preperiod);
+        let tail = &self.head[pre..];
+        let period = (1..=p)
+            .find(|&d| {
+                (0..p).all(|l| tail[l] == tail[if l + d < p { l + d } else { l + d - p }]) && p.is_multiple_of(d)
+            })
+            .unwrap_or(p);
+        // Walk the preperiod back while the value one period later still agrees (all
+        // indices below pre + p: the stored head).
+        let mut preperiod = pre;
+        while preperiod > 0 && self.head[preperiod - 1] == self.head[preperiod - 1 + period] {
             preperiod -= 1;
         }
-        Self::new(signs[..preperiod + period].to_vec(), preperiod, period)
+        Self::new(self.head[..preperiod + period].to_vec(), preperiod, period)
     }
 
     /// The same sign for every block length.
@@ -122,12 +127,18 @@ impl BlockSigns {
     /// (no division per sign, unlike [`BlockSigns::sign`]).
     pub fn materialize(&self, len: usize) -> Vec<i8> {
         let mut signs = Vec::with_capacity(len);
+        self.materialize_into(&mut signs, len);
+        signs
+    }
+
+    /// [`BlockSigns::materialize`] into `signs` (cleared first), reusing its memory.
+    pub fn materialize_into(&self, signs: &mut Vec<i8>, len: usize) {
+        signs.clear();
         signs.extend_from_slice(&self.head[..len.min(self.head.len())]);
         // From head.len() = preperiod + period on, L - period >= preperiod: w(L) = w(L - period).
         while signs.len() < len {
             signs.push(signs[signs.len() - self.period]);
         }
-        signs
     }
 
     /// The first length from which the signs repeat.

@@ -69,6 +69,18 @@ impl Pairs {
     pub fn swap_words(self) -> Self {
         Self(unsafe { core::arch::x86_64::_mm512_rol_epi32::<16>(self.0) })
     }
+    /// The lanes `(high word of a, low word of b)`: from rows `(v_0, v_1)` and
+    /// `(v_2, v_3)`, the row `(v_1, v_2)`.
+    #[inline(always)]
+    pub fn between(a: Self, b: Self) -> Self {
+        #[cfg(target_feature = "avx512vbmi2")]
+        return Self(unsafe { core::arch::x86_64::_mm512_shrdi_epi32::<16>(a.0, b.0) });
+        #[cfg(not(target_feature = "avx512vbmi2"))]
+        {
+            use core::arch::x86_64::{_mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32};
+            Self(unsafe { _mm512_or_si512(_mm512_srli_epi32::<16>(a.0), _mm512_slli_epi32::<16>(b.0)) })
+        }
+    }
     /// Lane-wise wrapping sum.
     #[inline(always)]
     fn add_lanes(self, other: Self) -> Self {
@@ -115,6 +127,11 @@ impl Pairs {
         // with a = mask, b = lo, c = hi << 16).
         let mask = Self::splat(0xFFFF).0;
         Self(unsafe { _mm512_ternarylogic_epi32::<0xCA>(mask, lo.0, _mm512_slli_epi32::<16>(hi.0)) })
+    }
+    /// The wrapping sum of the lanes.
+    #[inline(always)]
+    pub fn sum_lanes(self) -> i32 {
+        unsafe { core::arch::x86_64::_mm512_reduce_add_epi32(self.0) }
     }
     /// The lanes as values.
     #[inline(always)]
@@ -167,6 +184,12 @@ impl Pairs {
     pub fn swap_words(self) -> Self {
         Self(self.0.map(|v| v.rotate_left(16)))
     }
+    /// The lanes `(high word of a, low word of b)`: from rows `(v_0, v_1)` and
+    /// `(v_2, v_3)`, the row `(v_1, v_2)`.
+    #[inline(always)]
+    pub fn between(a: Self, b: Self) -> Self {
+        Self(std::array::from_fn(|l| ((a.0[l] as u32 >> 16) | ((b.0[l] as u32) << 16)) as i32))
+    }
     /// Lane-wise wrapping sum.
     #[inline(always)]
     fn add_lanes(self, other: Self) -> Self {
@@ -209,6 +232,11 @@ impl Pairs {
     #[inline(always)]
     pub fn pack(lo: Self, hi: Self) -> Self {
         Self(std::array::from_fn(|l| (lo.0[l] & 0xFFFF) | (hi.0[l] << 16)))
+    }
+    /// The wrapping sum of the lanes.
+    #[inline(always)]
+    pub fn sum_lanes(self) -> i32 {
+        self.0.iter().fold(0i32, |s, &v| s.wrapping_add(v))
     }
     /// The lanes as values.
     #[inline(always)]
@@ -446,6 +474,7 @@ mod tests {
             let low_only = va.low_word_only().to_array();
             let low_value = va.low_word_value().to_array();
             let packed = Pairs::pack(va, vb).to_array();
+            let between = Pairs::between(va, vb).to_array();
             for l in 0..PAIR_LANES {
                 let products =
                     (word(a[l], false) * word(b[l], false)) as i64 + (word(a[l], true) * word(b[l], true)) as i64;
@@ -467,9 +496,12 @@ mod tests {
                 assert_eq!(low_only[l], a[l] & 0xFFFF);
                 assert_eq!(low_value[l], word(a[l], false));
                 assert_eq!((word(packed[l], false), word(packed[l], true)), (word(a[l], false), word(b[l], false)));
+                assert_eq!((word(between[l], false), word(between[l], true)), (word(a[l], true), word(b[l], false)));
             }
         }
         assert_eq!(Pairs::splat(-7).to_array(), [-7; PAIR_LANES]);
+        let big = Pairs::splat(i32::MAX);
+        assert_eq!(big.sum_lanes(), i32::MAX.wrapping_mul(PAIR_LANES as i32));
     }
 
     #[test]

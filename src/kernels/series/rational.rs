@@ -152,16 +152,19 @@ impl RationalLanes {
             return None;
         }
         let max_period = characters.iter().map(period).max().unwrap_or(1);
+        // A = E·Z and B = Ô·Z (max_len coefficients), and Z - A (z_len coefficients); lanes
+        // without a character keep A = B = 0, Z - A = 1. (Few allocations: on a cold start
+        // each new size class of allocation can cost a fresh page.)
+        let z_len = max_len.max(max_period + 1);
         let mut a = vec![[0i32; LANES16]; max_len];
         let mut b = vec![[0i32; LANES16]; max_len];
-        // z_minus_a = Z - A, with Z = 1 - u^P; lanes without a character keep Z - A = 1.
-        let z_len = max_len.max(max_period + 1);
         let mut z_minus_a = vec![[0i32; LANES16]; z_len];
         z_minus_a[0] = [1; LANES16];
         let mut num = vec![[0i32; LANES16]; max_len + max_period];
+        let mut w = Vec::with_capacity(2 * max_len + 2);
         for (lane, signs) in characters.iter().enumerate() {
             let (p, n) = (period(signs), len(signs));
-            let w = signs.materialize(2 * n + 2);
+            signs.materialize_into(&mut w, 2 * n + 2);
             let e = |j: usize| if j == 0 { 0 } else { w[2 * j] as i32 };
             let o = |j: usize| w[2 * j + 1] as i32;
             for k in 0..n {
@@ -177,13 +180,9 @@ impl RationalLanes {
             }
         }
         // den = (Z - A)^2 - u·B^2, lane by lane.
-        let mut den = square_lanes(&z_minus_a);
-        den.resize(den.len().max(2 * max_len), [0; LANES16]);
-        for (k, b_sq) in square_lanes(&b).iter().enumerate() {
-            for lane in 0..LANES16 {
-                den[k + 1][lane] -= b_sq[lane];
-            }
-        }
+        let mut den = vec![[0i32; LANES16]; (2 * z_len - 1).max(2 * max_len)];
+        square_lanes(&z_minus_a, &mut den, 1);
+        square_lanes(&b, &mut den[1..], -1);
         debug_assert!(den[0] == [1; LANES16]);
         Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
     }
@@ -194,21 +193,19 @@ impl RationalLanes {
     }
 }
 
-/// `p^2` lane by lane (`2·len - 1` coefficients): `p_i^2` at `2i`, `2·p_i·p_j` at `i + j`
-/// for `i < j`. In `wide` vectors so that the compiler vectorises across the lanes, not
-/// across `j` (which it does with gathers).
-fn square_lanes(p: &[[i32; LANES16]]) -> Vec<[i32; LANES16]> {
+/// `out += sign·p^2` lane by lane (`2·len - 1` coefficients): `p_i^2` at `2i`, `2·p_i·p_j`
+/// at `i + j` for `i < j`. In `wide` vectors so that the compiler vectorises across the
+/// lanes, not across `j` (which it does with gathers).
+fn square_lanes(p: &[[i32; LANES16]], out: &mut [[i32; LANES16]], sign: i32) {
     use wide::i32x16;
-    let p: Vec<i32x16> = p.iter().map(|&c| i32x16::from(c)).collect();
-    let mut out = vec![i32x16::ZERO; 2 * p.len() - 1];
-    for (i, &pi) in p.iter().enumerate() {
-        out[2 * i] += pi * pi;
-        let twice = pi + pi;
-        for (o, &pj) in out[2 * i + 1..].iter_mut().zip(&p[i + 1..]) {
-            *o += twice * pj;
+    let lanes = |c: &[i32; LANES16]| i32x16::from(*c);
+    for (i, pi) in p.iter().map(lanes).enumerate() {
+        let (square, twice) = (pi * pi * i32x16::splat(sign), (pi + pi) * i32x16::splat(sign));
+        out[2 * i] = (lanes(&out[2 * i]) + square).to_array();
+        for (o, pj) in out[2 * i + 1..].iter_mut().zip(&p[i + 1..]) {
+            *o = (lanes(o) + twice * lanes(pj)).to_array();
         }
     }
-    out.into_iter().map(|v| v.to_array()).collect()
 }
 
 /// Drops the trailing coefficients that are zero in every lane (keeps at least one).
