@@ -51,9 +51,8 @@
 //!    The other terms read `T_{k-NEW-1}` and older, so their dot products, limb splits
 //!    and reductions overlap the chain. The `x` recurrence does the same with
 //!    `den_1, den_2`, and runs in the same loop, so the two chains overlap too.
-//! 5. Only the terms `i <= LOW` are summed one output at a time; the bulk of each sum
-//!    and `T`'s short undoubled middle stretch `L < i < k - L` (`C_k = 2·Σ_{i<=L} +
-//!    Σ_{L<i<k-L}`, one `L` per block) are blocked.
+//! 5. Only the terms `i <= LOW`, and the last few of `T`'s half sum (from one `L` per
+//!    block to `ceil(k/2) - 1`), are summed one output at a time; the bulk is blocked.
 
 use std::sync::{Mutex, TryLockError};
 
@@ -157,8 +156,11 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
         let Some(rational) = RationalLanes::new(group).filter(fits_words) else {
             return series_catalan(characters, m, modulus);
         };
+        let layout = Layout::new(rational.order(), m);
+        // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows
+        // are written before they are read.
         let group_sum =
-            Scratch::with(Layout::new(rational.order(), m).rows, |rows| Kernel::new(&ring, &rational, m, rows).run());
+            Scratch::with(layout.rows, layout.zeroed(), |rows| Kernel::new(&ring, &rational, m, rows).run());
         t_sum = Some(match t_sum {
             None => group_sum,
             Some(mut sum) => {
@@ -207,18 +209,20 @@ static SCRATCH: Mutex<[PairRow; Scratch::ROWS]> = Mutex::new([PairRow::ZERO; Scr
 impl Scratch {
     const ROWS: usize = 1 << 14;
 
-    /// Runs `f` on `rows` zeroed rows.
-    fn with<T>(rows: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
+    /// Runs `f` on `rows` rows of which the first `zeroed` are zero (the others hold what
+    /// an earlier call left: zeroing them would cost a pass over memory the kernel
+    /// overwrites before it reads).
+    fn with<T>(rows: usize, zeroed: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
         let guard = match SCRATCH.try_lock() {
             Ok(guard) => Some(guard),
-            // A panic elsewhere left the rows in some state: they are zeroed below anyway.
+            // A panic elsewhere left the rows in some state: as good as any other.
             Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
             Err(TryLockError::WouldBlock) => None,
         };
         match guard {
             Some(mut guard) if rows <= Self::ROWS => {
                 let rows = &mut guard[..rows];
-                rows.fill(PairRow::ZERO);
+                rows[..zeroed].fill(PairRow::ZERO);
                 f(rows)
             }
             _ => f(&mut vec![PairRow::ZERO; rows]),
@@ -254,6 +258,11 @@ impl Layout {
         let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
         let (x_stride, t_stride) = (Self::stride(x_rows), Self::stride(t_rows));
         Self { x_ring, x_rows, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+    }
+
+    /// The rows that must start zero: the `x` ring's.
+    fn zeroed(&self) -> usize {
+        3 * self.x_stride
     }
 
     /// Rows reserved for a plane of `len` rows: each plane starts 1 KiB past a multiple
@@ -633,9 +642,10 @@ fn t_main<S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; 
 }
 
 /// The rest of `C_k` in the four planes `[two, v0, v1, s]`, but for the newest terms
-/// `i <= NEW`: `2·Σ_{NEW<i<=LOW}` (oldest first, so that the newest pair joins last) plus
-/// the middle stretch `Σ_{l<i<k-l}`, summed once. All planes at once: the indices,
-/// parities and the limb pairs (for `s`) are shared.
+/// `i <= NEW`: `2·Σ_{NEW<i<=LOW}` (oldest first, so that the newest pair joins last), plus
+/// `2·Σ_{l<i<=h}` (`h = ceil(k/2) - 1`, the end of the half sum: the blocked part stops at
+/// one `l` for the whole block), plus `T_{k/2}^2` for even `k`. All planes at once: the
+/// indices, parities and the limb pairs (for `s`) are shared.
 #[inline(always)]
 fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
     // acc += prepare(left pairs) · right pairs, in the four planes.
@@ -649,20 +659,25 @@ fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
             acc[3].dot_add(prepare(left_lo.add_words(left_hi)), right_lo.add_words(right_hi)),
         ]
     };
-    let mut low = [Pairs::zero(); 4];
+    let pair = |j| pairs3(planes, j);
+    let mut half = [Pairs::zero(); 4];
     for i in (NEW + 1..LOW).step_by(2).rev() {
-        low = term(low, pairs3(planes, i), pairs3(planes, k - 1 - i), Pairs::swap_words);
+        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
     }
-    let mut middle = [Pairs::zero(); 4];
+    let h = k.div_ceil(2) - 1;
     let mut i = l + 1;
-    while i + 1 < k - l {
-        middle = term(middle, pairs3(planes, i), pairs3(planes, k - 1 - i), Pairs::swap_words);
+    while i < h {
+        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
         i += 2;
     }
-    if i == k - l - 1 {
-        middle = term(middle, pairs3(planes, i), pairs3(planes, l + 1), Pairs::low_word_only);
+    if i == h {
+        half = term(half, pair(h), pair(k - h), Pairs::low_word_only);
     }
-    std::array::from_fn(|p| low[p] + low[p] + middle[p])
+    let mut rest: [Pairs; 4] = std::array::from_fn(|p| half[p] + half[p]);
+    if k.is_multiple_of(2) {
+        rest = term(rest, pair(k / 2), pair(k / 2), Pairs::low_word_only);
+    }
+    rest
 }
 
 /// Below this `k`, `x_k - C_k` needs no reduction of its partial sums to stay exact.
@@ -763,8 +778,8 @@ impl<'a> Kernel<'a> {
     /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
     /// outputs read existing pairs (below `k0 - LOW`) and are dropped.
     fn t_block(&mut self, k0: usize) {
-        // l: the doubled stretch is i = 1..=l for the whole block, l <= h(k0) and l - LOW
-        // even (whole steps); i = l+1 ..= k-l-1 is summed once.
+        // l: the blocked stretch is i = LOW+1 ..= l for the whole block, l <= h(k0) and
+        // l - LOW even (whole steps); each output adds its own i = l+1 ..= h(k).
         let h0 = k0.div_ceil(2) - 1;
         let l = h0 - (h0 - LOW) % 2;
         let mut main_two = [Pairs::zero(); R];
@@ -903,7 +918,7 @@ mod tests {
                 // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
                 // everything; this checks that T never reads a row it did not write).
                 let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
-                dirty[..3 * Layout::new(rational.order(), m).x_stride].fill(PairRow::ZERO);
+                dirty[..Layout::new(rational.order(), m).zeroed()].fill(PairRow::ZERO);
                 let got = run(&rational, &ring, m, &mut dirty);
                 assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "dirty, m={m}");
             }
@@ -912,13 +927,14 @@ mod tests {
 
     #[test]
     fn the_scratch_serves_small_and_large_requests() {
-        for rows in [0, 1, Scratch::ROWS, Scratch::ROWS + 1] {
-            let sum = Scratch::with(rows, |r| {
-                assert!(r.iter().all(|row| *row == PairRow::ZERO));
+        for rows in [0, 1, 3, Scratch::ROWS, Scratch::ROWS + 1] {
+            let zeroed = rows / 2;
+            let len = Scratch::with(rows, zeroed, |r| {
+                assert!(r[..zeroed].iter().all(|row| *row == PairRow::ZERO));
                 r.iter_mut().for_each(|row| row.0[0] = 1);
                 r.len()
             });
-            assert_eq!(sum, rows);
+            assert_eq!(len, rows);
         }
     }
 }
