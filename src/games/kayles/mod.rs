@@ -85,6 +85,11 @@ variant_enum! {
 /// thread: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at 8000).
 pub const NEWTON_FROM_PINS: u64 = 7_000;
 
+/// Below this many pins `catalan-words` beats `newton`, where it applies (the CLI:
+/// 17 ms against 44 ms on one thread and 33 ms on two at 20000 pins; 65 ms against 88 ms
+/// and 48 ms at 40000; 147 ms against 134 ms and 70 ms at 60000).
+pub const WORDS_UNTIL_PINS: u64 = 30_000;
+
 /// Below this many pins the whole computation takes well under a millisecond, less than
 /// waking a parked worker can take here (about 4 ms): one job does every character.
 pub const PARALLEL_FROM_PINS: u64 = 4_000;
@@ -92,10 +97,11 @@ pub const PARALLEL_FROM_PINS: u64 = 4_000;
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &KaylesParams) -> Self {
-        if params.pins >= NEWTON_FROM_PINS {
-            KaylesKernel::Newton
-        } else if catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some() && catalan_words::NATIVE {
+        let words = catalan_words::NATIVE && catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
+        if words && params.pins < WORDS_UNTIL_PINS {
             KaylesKernel::CatalanWords
+        } else if params.pins >= NEWTON_FROM_PINS {
+            KaylesKernel::Newton
         } else {
             KaylesKernel::Catalan
         }
@@ -135,9 +141,9 @@ impl KaylesKernel {
             KaylesKernel::Reference => len * (6 * 8 + 3 * 16),
             // x and T as 64-byte lane rows, per factor ring, and the sums.
             KaylesKernel::Catalan => len * (2 * 64 + 3 * 8),
-            // Three planes of 64-byte rows for x (plus about 120 rows of padding) and for
-            // T, the lane sums and the result.
-            KaylesKernel::CatalanWords => (len + 128) * (6 * 64 + 3 * 8),
+            // Three planes of 64-byte rows for T, one row per two coefficients, the lane
+            // sums and the results (about 128 bytes per coefficient), and the x ring.
+            KaylesKernel::CatalanWords => (len + 512) * 128,
             KaylesKernel::Newton => newton::memory_bytes(len as usize),
         };
         let jobs = (CHARACTERS as usize / self.series().batch_width()).min(threads.max(1)) as u64;
@@ -365,7 +371,7 @@ mod tests {
         // 300 pins run in one job; 5000 and 20000 pins in one job per character batch.
         for (pins, kernels) in [
             (300, KaylesKernel::ALL),
-            (5_000, &[KaylesKernel::Catalan, KaylesKernel::Newton][..]),
+            (5_000, &[KaylesKernel::Catalan, KaylesKernel::CatalanWords, KaylesKernel::Newton][..]),
             (20_000, &[KaylesKernel::Newton][..]),
         ] {
             let params = KaylesParams::new(pins, 1_000_000_007).unwrap();
@@ -413,6 +419,10 @@ mod tests {
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
         // The instance's memory is far below the size that is worth reading /proc/meminfo.
         assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < MEMORY_CHECK_FROM);
+        // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton.
+        let at = |pins| KaylesKernel::default_for(&KaylesParams::new(pins, 1_000_000_000).unwrap());
+        assert_eq!(at(WORDS_UNTIL_PINS - 2), words);
+        assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }
 }

@@ -888,8 +888,9 @@ mod tests {
 
     /// The word path itself (no fallback) against `catalan`, on the sizes where its
     /// structure changes: the direct small outputs, the first blocks, a partial last
-    /// block, an `x` ring that wraps several times, and more than one chunk of
-    /// `CHUNK_STEPS` (m > 2·(LOW + 2·CHUNK_STEPS)); once with the scratch rows dirty.
+    /// block, an `x` ring that wraps several times, more than one chunk of `CHUNK_STEPS`
+    /// (m > 2·(LOW + 2·CHUNK_STEPS)), and outputs from `UNREDUCED_BELOW` on; once with the
+    /// scratch rows dirty.
     #[test]
     fn words_match_catalan_on_every_path() {
         let mut rng = SplitMix64(0x3C0);
@@ -907,6 +908,8 @@ mod tests {
             (blocked_from + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
             (blocked_from + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
             (chunked, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
+            // Partial sums reduced before the Karatsuba recombination.
+            (UNREDUCED_BELOW + 3 * R, &[2 * (1 << 16) * ((1 << 21) - 1)]),
         ] {
             for &modulus in moduli {
                 let ring = WordRing::new(modulus / 2).unwrap();
