@@ -17,7 +17,7 @@ const HALF_SIZES: [usize; 3] = [500, 5_000, 50_000];
 fn timed_at(variant: SeriesVariant, m: usize) -> bool {
     match variant {
         SeriesVariant::Reference => m <= 500,
-        SeriesVariant::CatalanScalar | SeriesVariant::Catalan => m <= 5_000,
+        SeriesVariant::CatalanScalar | SeriesVariant::Catalan | SeriesVariant::CatalanWords => m <= 5_000,
         SeriesVariant::Newton => true,
     }
 }

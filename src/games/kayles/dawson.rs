@@ -14,13 +14,17 @@ const REMOVED: usize = 2;
 /// O(L^2); every value is below 16 (the largest is 9).
 pub fn dawson_values(max_len: usize) -> Vec<u8> {
     let mut g = vec![0u8; max_len + 1];
+    // reversed[max_len - L] = g(L), so that g(L-2-i) for i = 0, 1, ... is read forwards
+    // and the option loop below vectorises.
+    let mut reversed = vec![0u8; max_len + 1];
     for len in 2..=max_len {
-        let mut seen = 0u32; // bit v set: value v is reachable
         // By symmetry i and L-2-i give the same option; half the range suffices.
-        for i in 0..=(len - 2) / 2 {
-            seen |= 1 << (g[i] ^ g[len - 2 - i]);
-        }
+        let half = (len - 2) / 2 + 1;
+        let right = &reversed[max_len + 2 - len..][..half];
+        // Bit v of `seen` set: value v is reachable.
+        let seen = g[..half].iter().zip(right).fold(0u32, |seen, (&a, &b)| seen | (1 << (a ^ b)));
         g[len] = seen.trailing_ones() as u8;
+        reversed[max_len - len] = g[len];
     }
     g
 }
@@ -50,21 +54,22 @@ impl DawsonValues {
     pub fn certified() -> Self {
         let g = dawson_values(Self::SEARCH_LEN);
         // The theorem below needs the periodicity checked on `[n0, 2·n0 + p + t)`, which
-        // uses values up to `2·n0 + 2p + t - 1`; search the pairs (n0, p) that fit the
-        // table, by increasing `n0 + p`, and take the first that the table shows.
-        for span in 1..Self::SEARCH_LEN {
-            for period in 1..=span {
-                let preperiod = span - period;
-                let check_end = 2 * preperiod + period + REMOVED; // exclusive
-                if check_end + period > g.len() {
-                    continue;
-                }
-                if guy_smith_holds(&g, preperiod, period) {
-                    return Self { table: g[..preperiod + period].to_vec(), preperiod, period };
-                }
+        // uses values up to `2·n0 + 2p + t - 1`: the pairs (n0, p) that fit the table.
+        // Take the pair with the least n0 + p (then the least p) that the table shows:
+        // for a period p that is the least n0 past the last disagreement g(n) != g(n+p).
+        let fits = |preperiod: usize, period: usize| 2 * preperiod + 2 * period + REMOVED <= g.len();
+        let best = (1..Self::SEARCH_LEN / 2)
+            .filter_map(|period| {
+                let preperiod = (0..g.len() - period).rev().find(|&n| g[n] != g[n + period]).map_or(0, |n| n + 1);
+                fits(preperiod, period).then_some((preperiod + period, period, preperiod))
+            })
+            .min();
+        match best {
+            Some((_, period, preperiod)) if guy_smith_holds(&g, preperiod, period) => {
+                Self { table: g[..preperiod + period].to_vec(), preperiod, period }
             }
+            _ => panic!("Dawson's Kayles: no period certified within {} values", Self::SEARCH_LEN),
         }
-        panic!("Dawson's Kayles: no period certified within {} values", Self::SEARCH_LEN);
     }
 
     /// `g(len)` for any `len`.
@@ -76,6 +81,11 @@ impl DawsonValues {
             self.preperiod + ((len - self.preperiod as u64) % self.period as u64) as usize
         };
         self.table[len]
+    }
+
+    /// `g(0 .. preperiod + period)`: the values that describe all others.
+    pub fn table(&self) -> &[u8] {
+        &self.table
     }
 
     /// The first `L` from which the values repeat.

@@ -14,7 +14,7 @@ pub mod brute;
 pub mod dawson;
 
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
-use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, newton};
+use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, catalan_words, newton};
 use crate::kernels::variant_enum;
 use crate::memory;
 use crate::sched::Scheduler;
@@ -73,6 +73,9 @@ variant_enum! {
         Reference => "reference",
         /// `T + T^2 = x` with `x` from its recurrence, the convolution in lanes: O(n^2/16).
         Catalan => "catalan",
+        /// The same in 16-bit words, all 16 characters in one vector, VNNI dot products:
+        /// for moduli whose `8M = 2^a·q` has `a <= 16`, odd `q < 2^21` (10^9 among them).
+        CatalanWords => "catalan-words",
         /// Newton's iteration for `T` with NTT products: O(n log n).
         Newton => "newton",
     }
@@ -82,6 +85,11 @@ variant_enum! {
 /// thread: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at 8000).
 pub const NEWTON_FROM_PINS: u64 = 7_000;
 
+/// Below this many pins `catalan-words` beats `newton`, where it applies (the CLI:
+/// 17 ms against 44 ms on one thread and 33 ms on two at 20000 pins; 65 ms against 88 ms
+/// and 48 ms at 40000; 147 ms against 134 ms and 70 ms at 60000).
+pub const WORDS_UNTIL_PINS: u64 = 30_000;
+
 /// Below this many pins the whole computation takes well under a millisecond, less than
 /// waking a parked worker can take here (about 4 ms): one job does every character.
 pub const PARALLEL_FROM_PINS: u64 = 4_000;
@@ -89,7 +97,14 @@ pub const PARALLEL_FROM_PINS: u64 = 4_000;
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &KaylesParams) -> Self {
-        if params.pins >= NEWTON_FROM_PINS { KaylesKernel::Newton } else { KaylesKernel::Catalan }
+        let words = catalan_words::NATIVE && catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
+        if words && params.pins < WORDS_UNTIL_PINS {
+            KaylesKernel::CatalanWords
+        } else if params.pins >= NEWTON_FROM_PINS {
+            KaylesKernel::Newton
+        } else {
+            KaylesKernel::Catalan
+        }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -102,6 +117,7 @@ impl KaylesKernel {
         match self {
             KaylesKernel::Reference => SeriesVariant::Reference,
             KaylesKernel::Catalan => SeriesVariant::Catalan,
+            KaylesKernel::CatalanWords => SeriesVariant::CatalanWords,
             KaylesKernel::Newton => SeriesVariant::Newton,
         }
     }
@@ -111,7 +127,7 @@ impl KaylesKernel {
     pub fn max_pins(self) -> u64 {
         match self {
             KaylesKernel::Reference => 200_000,
-            KaylesKernel::Catalan => 2_000_000,
+            KaylesKernel::Catalan | KaylesKernel::CatalanWords => 2_000_000,
             KaylesKernel::Newton => 2 * newton::MAX_HALF_PINS as u64,
         }
     }
@@ -125,6 +141,9 @@ impl KaylesKernel {
             KaylesKernel::Reference => len * (6 * 8 + 3 * 16),
             // x and T as 64-byte lane rows, per factor ring, and the sums.
             KaylesKernel::Catalan => len * (2 * 64 + 3 * 8),
+            // Three planes of 64-byte rows for T, one row per two coefficients, the lane
+            // sums and the results (about 128 bytes per coefficient), and the x ring.
+            KaylesKernel::CatalanWords => (len + 512) * 128,
             KaylesKernel::Newton => newton::memory_bytes(len as usize),
         };
         let jobs = (CHARACTERS as usize / self.series().batch_width()).min(threads.max(1)) as u64;
@@ -147,8 +166,18 @@ pub fn preflight_with_threads(params: &KaylesParams, kernel: KaylesKernel, threa
             format!("--pins {} is above the {} pins the {kernel} kernel takes{hint}", params.pins, kernel.max_pins()),
         ));
     }
-    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins, threads))
+    let bytes = kernel.memory_bytes(params.pins, threads);
+    // Reading the available memory (/proc/meminfo) takes 15–35 µs here, more than the
+    // whole computation at 1000 pins; a need this small always fits the headroom that
+    // `memory` keeps anyway.
+    if bytes < MEMORY_CHECK_FROM {
+        return Ok(());
+    }
+    memory::ensure_fits(ProblemId::Kayles, "the character series", bytes)
 }
+
+/// Needs below this many bytes skip the check of the available memory.
+pub const MEMORY_CHECK_FROM: u64 = 16 << 20;
 
 /// Computes `f(pins) mod modulus`.
 pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
@@ -172,12 +201,9 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
 pub fn character_signs() -> Vec<BlockSigns> {
     let dawson = dawson::DawsonValues::certified();
     assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
-    let head_len = dawson.preperiod() + dawson.period();
     (0..CHARACTERS as u8)
         .map(|h| {
-            let head = (0..head_len)
-                .map(|l| if (h & dawson.value(l as u64)).count_ones().is_multiple_of(2) { 1 } else { -1 })
-                .collect();
+            let head = dawson.table().iter().map(|&v| 1 - 2 * ((h & v).count_ones() % 2) as i8).collect();
             BlockSigns::new(head, dawson.preperiod(), dawson.period()).minimized()
         })
         .collect()
@@ -200,25 +226,35 @@ pub fn fair_even_row_counts(
     let width = if 2 * (m as u64) < PARALLEL_FROM_PINS { characters.len() } else { series.batch_width() };
     let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
     let progress = sched.progress(batches.len() as u64, "kayles: character series");
-    let per_batch: Vec<Vec<u64>> = sched.map_collect(batches.len(), |b| {
+    let job = |b: usize| {
         let sums = series.run(batches[b], m, wide_modulus);
         progress.inc(1);
         sums
-    });
-    (0..=m)
-        .map(|k| {
-            // At most 16 batch sums below 2^62 each: the u128 sum is exact.
-            let total = per_batch.iter().map(|c| c[k] as u128).sum::<u128>() % wide_modulus as u128;
-            // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
-            if !total.is_multiple_of(CHARACTERS as u128) {
-                return Err(InputError::new(
-                    ProblemId::Kayles,
-                    format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
-                ));
-            }
-            Ok((total / CHARACTERS as u128) as u64)
-        })
-        .collect()
+    };
+    // A single batch runs on the calling thread: handing it to a pool worker would only
+    // add the worker's wake-up (measured 25–100 µs here, sometimes a 3 ms tick).
+    let per_batch: Vec<Vec<u64>> =
+        if batches.len() == 1 { vec![job(0)] } else { sched.map_collect(batches.len(), job) };
+    // Filled in place, not collected through a `Result` (which grows the vector by
+    // doubling: each new size of allocation can cost a fresh huge page in the allocator,
+    // ~0.1 ms, more than the whole computation at 1000 pins).
+    let mut counts = Vec::with_capacity(m + 1);
+    for k in 0..=m {
+        // Batch sums below 16·M < 2^62: two of them add up below 2^63.
+        let total = per_batch.iter().fold(0u64, |sum, c| {
+            let sum = sum + c[k];
+            if sum >= wide_modulus { sum - wide_modulus } else { sum }
+        });
+        // Σ_h c_h(k) = 16·f(2k) exactly, so the sum modulo 16·M is 16·(f(2k) mod M).
+        if !total.is_multiple_of(CHARACTERS) {
+            return Err(InputError::new(
+                ProblemId::Kayles,
+                format!("internal check failed: the character sum for {} pins is not divisible by 16", 2 * k),
+            ));
+        }
+        counts.push(total / CHARACTERS);
+    }
+    Ok(counts)
 }
 
 /// `f(n) mod modulus` for every `n <= max_pins` (0 for odd `n`; `f(0) = 1`).
@@ -335,7 +371,7 @@ mod tests {
         // 300 pins run in one job; 5000 and 20000 pins in one job per character batch.
         for (pins, kernels) in [
             (300, KaylesKernel::ALL),
-            (5_000, &[KaylesKernel::Catalan, KaylesKernel::Newton][..]),
+            (5_000, &[KaylesKernel::Catalan, KaylesKernel::CatalanWords, KaylesKernel::Newton][..]),
             (20_000, &[KaylesKernel::Newton][..]),
         ] {
             let params = KaylesParams::new(pins, 1_000_000_007).unwrap();
@@ -377,7 +413,18 @@ mod tests {
         assert!(preflight(&big, KaylesKernel::Newton).is_err());
         let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
         assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
-        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), KaylesKernel::Catalan);
+        let words = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Catalan };
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), words);
+        // 8·(10^9 + 7) has an odd factor beyond the words' range.
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
+        // The instance's memory is far below the size that is worth reading /proc/meminfo.
+        assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < MEMORY_CHECK_FROM);
+        // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton (a build
+        // without VNNI goes to newton from NEWTON_FROM_PINS on).
+        let at = |pins| KaylesKernel::default_for(&KaylesParams::new(pins, 1_000_000_000).unwrap());
+        let below = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Newton };
+        assert_eq!(at(WORDS_UNTIL_PINS - 2), below);
+        assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }
 }

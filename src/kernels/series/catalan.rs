@@ -56,7 +56,7 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
     }
     let t_sum: Vec<u64> = t2.iter().zip(&tq).map(|(&r2, &rq)| split.combine(r2, rq, inverse)).collect();
     debug_assert!(t_sum.iter().all(|&t| t < n.max(1)));
-    c_sum_from_t_sum(&t_sum, characters.len(), modulus)
+    c_sum_from_t_sum(t_sum, characters.len(), modulus)
 }
 
 /// `Σ_lanes T(0..=m)` in the ring, for up to [`LANES`] characters given by their

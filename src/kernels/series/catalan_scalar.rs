@@ -18,7 +18,7 @@ pub fn series_catalan_scalar(characters: &[BlockSigns], m: usize, modulus: u64) 
             *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
         }
     }
-    c_sum_from_t_sum(&t_sum, characters.len(), modulus)
+    c_sum_from_t_sum(t_sum, characters.len(), modulus)
 }
 
 /// `x_0..=x_m mod n` (`n < 2^62`) from the recurrence.

@@ -4,10 +4,24 @@ use super::{BlockSigns, SeriesVariant, series_reference};
 use crate::kernels::SplitMix64;
 
 /// Moduli `M' = 16·M` for the moduli users ask for most and the extremes
-/// (`M = 2^58 - 1` is the largest the game accepts), plus the smallest even moduli.
+/// (`M = 2^58 - 1` is the largest the game accepts), the edges of `catalan-words`
+/// (`M'/2 = 2^16·(2^21 - 1)` is its largest modulus in both factors; `2^17·3` and
+/// `8·(2^21 + 1)` are just outside), plus the smallest even moduli.
 pub fn check_moduli() -> Vec<u64> {
-    let mut moduli: Vec<u64> =
-        [1_000_000_000u64, 1_000_000_007, 2, 1 << 32, 999_999_937, (1 << 58) - 1].iter().map(|m| 16 * m).collect();
+    let mut moduli: Vec<u64> = [
+        1_000_000_000u64,
+        1_000_000_007,
+        2,
+        1 << 32,
+        999_999_937,
+        (1 << 58) - 1,
+        (1 << 13) * ((1 << 21) - 1),
+        (1 << 14) * 3,
+        (1 << 21) + 1,
+    ]
+    .iter()
+    .map(|m| 16 * m)
+    .collect();
     moduli.extend([2, 6]);
     moduli
 }

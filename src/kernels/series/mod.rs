@@ -33,14 +33,17 @@
 
 pub mod catalan;
 pub mod catalan_scalar;
+pub mod catalan_words;
 pub mod check;
 pub mod newton;
+pub mod pairs;
 pub mod rational;
 pub mod reference;
 pub mod split;
 
 pub use catalan::series_catalan;
 pub use catalan_scalar::series_catalan_scalar;
+pub use catalan_words::series_catalan_words;
 pub use newton::series_newton;
 pub use reference::series_reference;
 
@@ -78,16 +81,23 @@ impl BlockSigns {
     /// sooner than the values do, and a shorter description gives a shorter recurrence).
     pub fn minimized(&self) -> Self {
         // A period of the repeating tail must divide `self.period` (the tail is periodic
-        // with both, hence with their gcd); take the smallest divisor that works.
-        let p = self.period;
-        let tail = |l: usize| self.sign(self.preperiod + l);
-        let period = (1..=p).find(|&d| p.is_multiple_of(d) && (0..p).all(|l| tail(l) == tail(l + d))).unwrap_or(p);
-        // Walk the preperiod back while the value one period later still agrees.
-        let mut preperiod = self.preperiod;
-        while preperiod > 0 && self.sign(preperiod - 1) == self.sign(preperiod - 1 + period) {
+        // with both, hence with their gcd); take the smallest divisor that works, reading
+        // the tail's one stored period cyclically. (The comparison first: it fails
+        // within a few signs for most d, and is cheaper than the division.)
+        let (p, pre) = (self.period, self.preperiod);
+        let tail = &self.head[pre..];
+        let period = (1..=p)
+            .find(|&d| {
+                (0..p).all(|l| tail[l] == tail[if l + d < p { l + d } else { l + d - p }]) && p.is_multiple_of(d)
+            })
+            .unwrap_or(p);
+        // Walk the preperiod back while the value one period later still agrees (all
+        // indices below pre + p: the stored head).
+        let mut preperiod = pre;
+        while preperiod > 0 && self.head[preperiod - 1] == self.head[preperiod - 1 + period] {
             preperiod -= 1;
         }
-        Self::new(self.materialize(preperiod + period), preperiod, period)
+        Self::new(self.head[..preperiod + period].to_vec(), preperiod, period)
     }
 
     /// The same sign for every block length.
@@ -113,9 +123,22 @@ impl BlockSigns {
         }
     }
 
-    /// `w(0..len)` as a vector.
+    /// `w(0..len)` as a vector: the head, then each sign copied from one period earlier
+    /// (no division per sign, unlike [`BlockSigns::sign`]).
     pub fn materialize(&self, len: usize) -> Vec<i8> {
-        (0..len).map(|l| self.sign(l)).collect()
+        let mut signs = Vec::with_capacity(len);
+        self.materialize_into(&mut signs, len);
+        signs
+    }
+
+    /// [`BlockSigns::materialize`] into `signs` (cleared first), reusing its memory.
+    pub fn materialize_into(&self, signs: &mut Vec<i8>, len: usize) {
+        signs.clear();
+        signs.extend_from_slice(&self.head[..len.min(self.head.len())]);
+        // From head.len() = preperiod + period on, L - period >= preperiod: w(L) = w(L - period).
+        while signs.len() < len {
+            signs.push(signs[signs.len() - self.period]);
+        }
     }
 
     /// The first length from which the signs repeat.
@@ -138,6 +161,9 @@ variant_enum! {
         CatalanScalar => "catalan-scalar",
         /// `T + T^2 = x` modulo each factor `2^k`, `q` of the modulus, dot products in lanes.
         Catalan => "catalan",
+        /// `T + T^2 = x` for 16 characters in 16-bit words and limbs, VNNI dot products,
+        /// register-blocked (moduli `2^a·q`, `a <= 16`, `q < 2^21`; others run `catalan`).
+        CatalanWords => "catalan-words",
         /// Newton's iteration for `T` with NTT products: O(m log m).
         Newton => "newton",
     }
@@ -168,6 +194,7 @@ impl SeriesVariant {
             }
             SeriesVariant::CatalanScalar => series_catalan_scalar(characters, m, modulus),
             SeriesVariant::Catalan => series_catalan(characters, m, modulus),
+            SeriesVariant::CatalanWords => series_catalan_words(characters, m, modulus),
             SeriesVariant::Newton => series_newton(characters, m, modulus),
         }
     }
@@ -177,6 +204,7 @@ impl SeriesVariant {
     pub fn batch_width(self) -> usize {
         match self {
             SeriesVariant::Catalan => split::LANES,
+            SeriesVariant::CatalanWords => pairs::PAIR_LANES,
             _ => 1,
         }
     }
@@ -184,11 +212,12 @@ impl SeriesVariant {
 
 /// `Σ_h c_h(0..=m) mod modulus` from `Σ_h T_h(0..=m) mod modulus/2` over `characters`
 /// characters: `c_h(0) = 1` and `c_h(k) = 2·T_h(k)` for `k >= 1`.
-pub(crate) fn c_sum_from_t_sum(t_sum: &[u64], characters: usize, modulus: u64) -> Vec<u64> {
+pub(crate) fn c_sum_from_t_sum(t_sum: Vec<u64>, characters: usize, modulus: u64) -> Vec<u64> {
+    // Maps in place (same element type): no second allocation.
     t_sum
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(k, &t)| {
+        .map(|(k, t)| {
             debug_assert!(t < modulus / 2);
             if k == 0 { (characters as u64) % modulus } else { 2 * t }
         })

@@ -35,7 +35,7 @@ pub fn series_newton(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u
             }
         }
     }
-    c_sum_from_t_sum(&t_sum, characters.len(), modulus)
+    c_sum_from_t_sum(t_sum, characters.len(), modulus)
 }
 
 /// Bytes one character's iteration allocates for `len = m + 1` coefficients: `x`, `T`,

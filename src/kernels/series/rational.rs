@@ -118,6 +118,104 @@ pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
     x2.iter().zip(&xq).map(|(&r2, &rq)| split.combine(r2, rq, inverse)).collect()
 }
 
+/// The rational forms `x = num/den` of up to [`LANES16`] characters at once, one per lane
+/// (lanes without a character have `num = 0`, `den = 1`): the same polynomials as
+/// [`RationalX::new`] gives for each, computed with lane-wise products, which is what
+/// makes building all sixteen cost about as much as building one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RationalLanes {
+    /// `num[k][lane]`, up to the last `k` where some lane is not zero.
+    pub num: Vec<[i32; LANES16]>,
+    /// `den[k][lane]`, `den[0] = 1` in every lane, up to the highest degree of any lane.
+    pub den: Vec<[i32; LANES16]>,
+}
+
+/// Lanes of a [`RationalLanes`].
+pub const LANES16: usize = 16;
+
+impl RationalLanes {
+    /// The longest polynomial `A = E·(1-u^P)` accepted (`j0 + P` coefficients): every
+    /// coefficient of `(Z-A)^2` and `B^2` is then below `(2 + 2·len)^2 < 2^31`, exact in
+    /// `i32` lanes. The Dawson characters have 44; longer ones return `None`.
+    pub const MAX_LEN: usize = 1 << 14;
+
+    /// The rational forms of `characters` (at most [`LANES16`]), or `None` if some
+    /// character needs polynomials longer than [`Self::MAX_LEN`].
+    pub fn new(characters: &[BlockSigns]) -> Option<Self> {
+        assert!(characters.len() <= LANES16, "at most {LANES16} characters per lane group");
+        // Per lane, as in RationalX::new: P (the period in u), len = j0 + P, and the
+        // signs written out far enough for e(j), o(j) with j < len.
+        let period = |s: &BlockSigns| if s.period().is_multiple_of(2) { s.period() / 2 } else { s.period() };
+        let len = |s: &BlockSigns| s.preperiod().div_ceil(2).max(1) + period(s);
+        let max_len = characters.iter().map(len).max().unwrap_or(1);
+        if max_len > Self::MAX_LEN {
+            return None;
+        }
+        let max_period = characters.iter().map(period).max().unwrap_or(1);
+        // A = E·Z and B = Ô·Z (max_len coefficients), and Z - A (z_len coefficients); lanes
+        // without a character keep A = B = 0, Z - A = 1. (Few allocations: on a cold start
+        // each new size class of allocation can cost a fresh page.)
+        let z_len = max_len.max(max_period + 1);
+        let mut a = vec![[0i32; LANES16]; max_len];
+        let mut b = vec![[0i32; LANES16]; max_len];
+        let mut z_minus_a = vec![[0i32; LANES16]; z_len];
+        z_minus_a[0] = [1; LANES16];
+        let mut num = vec![[0i32; LANES16]; max_len + max_period];
+        let mut w = Vec::with_capacity(2 * max_len + 2);
+        for (lane, signs) in characters.iter().enumerate() {
+            let (p, n) = (period(signs), len(signs));
+            signs.materialize_into(&mut w, 2 * n + 2);
+            let e = |j: usize| if j == 0 { 0 } else { w[2 * j] as i32 };
+            let o = |j: usize| w[2 * j + 1] as i32;
+            for k in 0..n {
+                a[k][lane] = e(k) - if k >= p { e(k - p) } else { 0 };
+                b[k][lane] = o(k) - if k >= p { o(k - p) } else { 0 };
+                z_minus_a[k][lane] -= a[k][lane];
+            }
+            z_minus_a[p][lane] -= 1;
+            // num = A·Z = A - u^P·A.
+            for k in 0..n + p {
+                num[k][lane] =
+                    if k < n { a[k][lane] } else { 0 } - if k >= p && k - p < n { a[k - p][lane] } else { 0 };
+            }
+        }
+        // den = (Z - A)^2 - u·B^2, lane by lane.
+        let mut den = vec![[0i32; LANES16]; (2 * z_len - 1).max(2 * max_len)];
+        square_lanes(&z_minus_a, &mut den, 1);
+        square_lanes(&b, &mut den[1..], -1);
+        debug_assert!(den[0] == [1; LANES16]);
+        Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
+    }
+
+    /// The order of the recurrence: the highest degree of `den` over the lanes.
+    pub fn order(&self) -> usize {
+        self.den.len() - 1
+    }
+}
+
+/// `out += sign·p^2` lane by lane (`2·len - 1` coefficients): `p_i^2` at `2i`, `2·p_i·p_j`
+/// at `i + j` for `i < j`. In `wide` vectors so that the compiler vectorises across the
+/// lanes, not across `j` (which it does with gathers).
+fn square_lanes(p: &[[i32; LANES16]], out: &mut [[i32; LANES16]], sign: i32) {
+    use wide::i32x16;
+    let lanes = |c: &[i32; LANES16]| i32x16::from(*c);
+    for (i, pi) in p.iter().map(lanes).enumerate() {
+        let (square, twice) = (pi * pi * i32x16::splat(sign), (pi + pi) * i32x16::splat(sign));
+        out[2 * i] = (lanes(&out[2 * i]) + square).to_array();
+        for (o, pj) in out[2 * i + 1..].iter_mut().zip(&p[i + 1..]) {
+            *o = (lanes(o) + twice * lanes(pj)).to_array();
+        }
+    }
+}
+
+/// Drops the trailing coefficients that are zero in every lane (keeps at least one).
+fn trim_lanes(mut v: Vec<[i32; LANES16]>) -> Vec<[i32; LANES16]> {
+    while v.len() > 1 && v.last() == Some(&[0; LANES16]) {
+        v.pop();
+    }
+    v
+}
+
 fn multiply(a: &[i64], b: &[i64]) -> Vec<i64> {
     let mut out = vec![0i64; a.len() + b.len() - 1];
     for (i, &ai) in a.iter().enumerate() {
@@ -172,6 +270,28 @@ mod tests {
             let rational = RationalX::new(&BlockSigns::new(head, preperiod, period));
             for n in [2u64, 3, 8_000_000_000, 8 * 1_000_000_007, 1 << 35, 8 * ((1 << 58) - 1), (1 << 61) + 3] {
                 assert_eq!(x_coefficients(&rational, 300, n), x_coefficients_u128(&rational, 300, n), "n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn lanes_give_each_character_its_own_rational_form() {
+        let mut rng = SplitMix64(0xC4);
+        let mut characters = vec![BlockSigns::constant(1), BlockSigns::constant(-1)];
+        for (preperiod, period) in
+            [(0, 1), (0, 2), (3, 1), (5, 4), (53, 34), (7, 9), (1, 3), (53, 17), (142, 1), (36, 34)]
+        {
+            let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            characters.push(BlockSigns::new(head, preperiod, period));
+        }
+        for count in [0, 1, 5, characters.len()] {
+            let lanes = RationalLanes::new(&characters[..count]).unwrap();
+            for lane in 0..LANES16 {
+                let column = |p: &[[i32; LANES16]]| trim(p.iter().map(|c| c[lane] as i64).collect());
+                let expected =
+                    characters[..count].get(lane).map_or(RationalX { num: vec![0], den: vec![1] }, RationalX::new);
+                assert_eq!(column(&lanes.num), expected.num, "num, lane {lane} of {count}");
+                assert_eq!(column(&lanes.den), expected.den, "den, lane {lane} of {count}");
             }
         }
     }

@@ -1,0 +1,976 @@
+//! The Catalan form `T + T^2 = x` for sixteen characters at once, in 16-bit words:
+//! every multiplication is a VNNI pairwise dot product (`vpdpwssd`) that adds two
+//! convolution terms for all sixteen characters.
+//!
+//! Plain algorithm (one character, modulo `N = M'/2`), as in [`super::catalan`]:
+//!
+//! ```text
+//! x_k = num_k - Σ_{1<=i<=d} den_i·x_{k-i}                         (d = deg den ≈ 88)
+//! T_k = x_k - C_k,   C_k = Σ_{0<i<k} T_i·T_{k-i} = 2·Σ_{0<i<k/2} T_i·T_{k-i} + [k even]·T_{k/2}^2
+//! ```
+//!
+//! Representation. `N = 2^a·q` (`a <= 16`, odd `q < 2^21`; other moduli go to
+//! [`super::catalan`]) is split by Chinese remainders into two rings:
+//!
+//! * `Z/2^a`: each value is one word (its residue modulo `2^16`). Products of words are
+//!   exact in `i32` and the lane sums wrap modulo `2^32`; both are multiples of `2^16`
+//!   apart from the true values, so the low `a` bits are right: no reduction at all.
+//! * `Z/q`: each value is kept balanced, `|v| <= q/2 + 1 <= 2^20`, and split into two
+//!   limbs `v = v0 + 2^11·v1` with `|v0| <= 1024`, `|v1| <= 512`. A product needs three
+//!   limb convolutions (Karatsuba): `v·w = v0w0 + 2^11·(s·s' - v0w0 - v1w1) + 2^22·v1w1`
+//!   with `s = v0 + v1`, `|s| <= 1536`. A limb product is below `1536^2 < 2^21.2`.
+//!
+//! So a coefficient of `T` is four words per character (planes `2^a`, `v0`, `v1`, and `s`
+//! computed on the fly), and the `x` recurrence needs three (its coefficients `den_i`
+//! are small integers, one word, no limbs). Between the dot products, values are
+//! exact integers in `f64` lanes ([`Doubles`]): sums, Karatsuba recombination, and the
+//! reduction `v - q·round(v/q)`.
+//!
+//! Layout. A dot product wants, in every lane, two coefficients of one character:
+//! `swap((v_i, v_{i+1}))·(v_{k-1-i}, v_{k-i}) = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`, two
+//! terms of the convolution for output `k`. Each plane stores the pairs that start at
+//! an even index, `(v_{2e}, v_{2e+1})`, and makes an odd one from two neighbours with
+//! one shift ([`Pairs::between`]); the blocked loops only start pairs at even indices.
+//!
+//! Optimisations, in order of effect:
+//! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
+//! 2. Memory: at 1000 pins the computation takes about 0.1 ms, and a first touch of
+//!    memory costs about 1.3 µs per 4 KiB page here (a fresh 2 MiB huge page of the
+//!    allocator about 150 µs). So `x` lives in a ring of 128 coefficients, computed
+//!    one block ahead of `T`; the rows hold each coefficient once (pairs from even
+//!    indices only); and the rows come from a [`Scratch`] buffer reused from call to
+//!    call: 60 KiB in all at 1000 pins.
+//! 3. Register blocking: `R` consecutive outputs share each left operand and a sliding
+//!    window of right operands, and one level of Karatsuba on each 2×2 block of (two
+//!    steps, two outputs) does 12 dot products for 16 ([`karatsuba_dots`]).
+//! 4. A short dependency chain from one output to the next. Each output needs the one
+//!    before it, so the time per output is bounded below by the latency of that path,
+//!    not by its work. The newest terms (`i <= NEW`, `T_i·T_{k-i}` with `T_1..T_NEW`
+//!    fixed) are added last, in `f64`, to the fully reduced rest: the path from
+//!    `T_{k-1}` to `T_k` is two fused multiply-adds and one reduction (about 20 cycles).
+//!    The other terms read `T_{k-NEW-1}` and older, so their dot products, limb splits
+//!    and reductions overlap the chain. The `x` recurrence does the same with
+//!    `den_1, den_2`, and runs in the same loop, so the two chains overlap too.
+//! 5. Only the terms `i <= LOW`, and the last few of `T`'s half sum (from one `L` per
+//!    block to `ceil(k/2) - 1`), are summed one output at a time; the bulk is blocked.
+
+use std::sync::{Mutex, TryLockError};
+
+use super::pairs::{Doubles, PAIR_LANES, PairRow, Pairs};
+use super::rational::{LANES16, RationalLanes};
+use super::split::SplitModulus;
+use super::{BlockSigns, c_sum_from_t_sum, series_catalan};
+
+/// Outputs computed together (accumulators in registers).
+const R: usize = 8;
+/// `T`'s terms `T_i·T_{k-i}`, `i <= NEW`, go through the short `f64` path
+/// (optimisation 4).
+const NEW: usize = 3;
+/// `T`'s terms `NEW < i <= LOW` are summed one output at a time, the others blocked.
+/// The blocked part of a block then reads `T_{k0-1}` and older only, and its pairs start
+/// at even indices (`LOW + 1`).
+const LOW: usize = R - 1;
+/// `x`'s terms `den_i·x_{k-i}`, `i <= NEW_X`, go through the short `f64` path.
+const NEW_X: usize = 2;
+/// `x`'s terms `NEW_X < i <= LOW_X` are summed one output at a time, the others blocked.
+const LOW_X: usize = R;
+/// Dot-product steps of a blocked sum between conversions of the `i32` accumulators to
+/// `f64`: each step adds at most `2·1536^2 < 2^22.2` to a lane's sum, so 256 steps stay
+/// below `2^30.2` (the `2^a` plane wraps by design and needs no bound).
+const CHUNK_STEPS: usize = 256;
+/// The limb radix: `v = v0 + LIMB·v1`.
+const LIMB: f64 = 2048.0;
+
+/// Whether this build runs the dot products as AVX-512 VNNI instructions (otherwise
+/// lane by lane, correct but slow: the games then prefer [`super::catalan`]).
+pub const NATIVE: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni"));
+
+/// The moduli this variant takes: `N = 2^a·q` with `a <= 16` and odd `q < 2^21`.
+#[derive(Clone, Copy, Debug)]
+pub struct WordRing {
+    split: SplitModulus,
+    /// `2^a - 1`.
+    mask: u32,
+    q: f64,
+    q_inverse: f64,
+    /// `(2^a)^{-1} mod q`.
+    inverse_of_pow2: f64,
+}
+
+impl WordRing {
+    /// The largest power of two handled in words.
+    pub const MAX_TWO_BITS: u32 = 16;
+    /// The odd factor's bound: balanced values within `2^20`, limbs within `±1024`.
+    pub const ODD_LIMIT: u64 = 1 << 21;
+
+    /// The ring for `n = M'/2`, or `None` if `n` is outside the range of the words.
+    pub fn new(n: u64) -> Option<Self> {
+        let split = SplitModulus::new(n);
+        if split.two_bits > Self::MAX_TWO_BITS || split.odd >= Self::ODD_LIMIT {
+            return None;
+        }
+        let q = split.odd as f64;
+        let inverse_of_pow2 = split.inverse_of_pow2() as f64;
+        Some(Self { split, mask: ((1u64 << split.two_bits) - 1) as u32, q, q_inverse: 1.0 / q, inverse_of_pow2 })
+    }
+
+    /// `v - q·round(v/q)` for integers `|v| <= 2^52`: the result is an integer with
+    /// `|r| <= q/2 + 1` (the quotient's estimate is off by at most `|v|·2^-52 / q + 1/2`
+    /// from `v/q`), and exact (the fused multiply-add rounds once, to an integer that
+    /// `f64` holds).
+    #[inline(always)]
+    fn balance(&self, v: Doubles) -> Doubles {
+        (v * Doubles::splat(self.q_inverse)).round().neg_mul_add(Doubles::splat(self.q), v)
+    }
+
+    /// The residue in `[0, q)` of an integer `|v| < 2^52`, without branches (their
+    /// outcomes are data: mispredicted half the time, they cost more than the rest).
+    #[inline(always)]
+    fn residue_odd(&self, v: f64) -> u64 {
+        let q = self.split.odd as i64;
+        // The estimate of v/q is off by less than 1/2: r is in (-q, 2q).
+        let r = (-(v * self.q_inverse).floor()).mul_add(self.q, v) as i64;
+        let r = r + ((r >> 63) & q);
+        (r - (((q - 1 - r) >> 63) & q)) as u64
+    }
+
+    /// The residue modulo `N` of `v2 mod 2^a` and `vq mod q` (Chinese remainders),
+    /// `r = v2 + 2^a·((vq - v2)·(2^a)^{-1} mod q)`, with `f64` steps instead of divisions
+    /// (every product below `2^42`).
+    #[inline(always)]
+    fn combine(&self, v2: u32, vq: f64) -> u64 {
+        let v2 = (v2 & self.mask) as f64;
+        let diff = self.residue_odd(self.residue_odd(vq) as f64 - v2);
+        (v2 as u64) + (self.residue_odd(diff as f64 * self.inverse_of_pow2) << self.split.two_bits)
+    }
+}
+
+/// `Σ_h c_h(0..=m) mod modulus` over `characters`.
+pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+    let n = modulus / 2;
+    let Some(ring) = WordRing::new(n) else {
+        return series_catalan(characters, m, modulus);
+    };
+    let mut t_sum: Option<Vec<u64>> = None;
+    for group in characters.chunks(PAIR_LANES) {
+        let Some(rational) = RationalLanes::new(group).filter(fits_words) else {
+            return series_catalan(characters, m, modulus);
+        };
+        let layout = Layout::new(rational.order(), m);
+        // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows
+        // are written before they are read.
+        let group_sum =
+            Scratch::with(layout.rows, layout.zeroed(), |rows| Kernel::new(&ring, &rational, m, rows).run());
+        t_sum = Some(match t_sum {
+            None => group_sum,
+            Some(mut sum) => {
+                for (s, v) in sum.iter_mut().zip(group_sum) {
+                    // Both below n.
+                    *s += v;
+                    if *s >= n {
+                        *s -= n;
+                    }
+                }
+                sum
+            }
+        });
+    }
+    c_sum_from_t_sum(t_sum.unwrap_or_else(|| vec![0; m + 1]), characters.len(), modulus)
+}
+
+/// The largest `Σ|den_i|` of a lane: the recurrence's sums then stay below
+/// `2^20·1024 = 2^30` in `i32` without any chunking.
+const DEN_WEIGHT_LIMIT: i64 = 1 << 20;
+/// The largest `|den_i|`: the sum of two (in [`karatsuba_dots`]) is still one signed word.
+const DEN_LIMIT: i32 = (1 << 14) - 1;
+
+/// Whether the recurrence fits the words: every `|den_i| <= DEN_LIMIT` and the sums stay
+/// in `i32` ([`DEN_WEIGHT_LIMIT`]).
+fn fits_words(rational: &RationalLanes) -> bool {
+    (0..LANES16).all(|lane| {
+        let weight: i64 = rational.den.iter().map(|c| (c[lane] as i64).abs()).sum();
+        weight <= DEN_WEIGHT_LIMIT && rational.den.iter().all(|c| c[lane].abs() <= DEN_LIMIT)
+    })
+}
+
+/// Rows for the kernel, reused from call to call.
+///
+/// Why: a first touch of a 4 KiB page costs about 1.3 µs on this machine, and a fresh
+/// 2 MiB transparent huge page of the allocator's arena (which the allocator asks for)
+/// about 150 µs to clear: more than the whole computation at 1000 pins. A static
+/// buffer is zero-filled memory of the executable, paged in 4 KiB at a time, only as
+/// far as it is used, and only once per process. A call that finds it busy (another
+/// thread) or too small uses a heap buffer instead.
+struct Scratch;
+
+/// The static rows: 1 MiB of zero-filled memory (untouched pages cost nothing).
+static SCRATCH: Mutex<[PairRow; Scratch::ROWS]> = Mutex::new([PairRow::ZERO; Scratch::ROWS]);
+
+impl Scratch {
+    const ROWS: usize = 1 << 14;
+
+    /// Runs `f` on `rows` rows of which the first `zeroed` are zero (the others hold what
+    /// an earlier call left: zeroing them would cost a pass over memory the kernel
+    /// overwrites before it reads).
+    fn with<T>(rows: usize, zeroed: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
+        let guard = match SCRATCH.try_lock() {
+            Ok(guard) => Some(guard),
+            // A panic elsewhere left the rows in some state: as good as any other.
+            Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        };
+        match guard {
+            Some(mut guard) if rows <= Self::ROWS => {
+                let rows = &mut guard[..rows];
+                rows[..zeroed].fill(PairRow::ZERO);
+                f(rows)
+            }
+            _ => f(&mut vec![PairRow::ZERO; rows]),
+        }
+    }
+}
+
+/// Where the planes of `x` and `T` sit in the rows.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Coefficients the `x` ring holds (a power of two, even).
+    x_ring: usize,
+    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes.
+    x_rows: usize,
+    x_stride: usize,
+    /// Rows of one `T` plane, and the stride between `T` planes.
+    t_rows: usize,
+    t_stride: usize,
+    /// All rows.
+    rows: usize,
+}
+
+impl Layout {
+    /// The layout for a recurrence of order `order` and `T_0..=T_m`.
+    ///
+    /// The `x` ring must hold every coefficient still read: the blocked sums of a block
+    /// at `k0` read `x_j` down to `j = k0 - order - 8` (see [`XRecurrence::block`]) while
+    /// it writes `x_{k0..k0+R}`, and `T` reads `x_{k0-R..k0}`: a span below
+    /// `order + 2R + 8`. The ring also starts at `x_{-ring}`, so the coefficients below
+    /// `x_0` that the first blocks read are its zero rows.
+    fn new(order: usize, m: usize) -> Self {
+        let x_ring = (order + 4 * R + 8).next_power_of_two();
+        let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
+        let (x_stride, t_stride) = (Self::stride(x_rows), Self::stride(t_rows));
+        Self { x_ring, x_rows, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+    }
+
+    /// The rows that must start zero: the `x` ring's.
+    fn zeroed(&self) -> usize {
+        3 * self.x_stride
+    }
+
+    /// Rows reserved for a plane of `len` rows: each plane starts 1 KiB past a multiple
+    /// of 4 KiB from the one before, so that the same row of two planes (read together)
+    /// never shares the low 12 address bits (4K aliasing stalls loads behind unrelated
+    /// stores) or an L1 set.
+    fn stride(len: usize) -> usize {
+        len.next_multiple_of(64) + 16
+    }
+}
+
+/// One coefficient of all sixteen characters: its `Z/2^a` word (as an `i32` lane, only the
+/// low 16 bits matter) and its balanced `Z/q` value.
+#[derive(Clone, Copy)]
+struct Coefficient {
+    two: Pairs,
+    odd: Doubles,
+}
+
+impl Coefficient {
+    fn zero() -> Self {
+        Coefficient { two: Pairs::zero(), odd: Doubles::zero() }
+    }
+
+    /// The words of the three planes, `[two, v0, v1]`: the limbs are `v1 = round(v / 2^11)`
+    /// and `v0 = v - 2^11·v1`, so for `|v| <= 2^20`, `|v1| <= 512` and `|v0| <= 1024`.
+    #[inline(always)]
+    fn words(self) -> [Pairs; 3] {
+        let hi = (self.odd * Doubles::splat(1.0 / LIMB)).round();
+        let lo = hi.neg_mul_add(Doubles::splat(LIMB), self.odd);
+        [self.two, lo.to_pairs(), hi.to_pairs()]
+    }
+}
+
+/// One plane: row `e` holds the pair `(v_{2e}, v_{2e+1})`, at `e & mask` (a ring when
+/// `mask + 1` is below the number of rows ever written).
+#[derive(Clone, Copy)]
+struct Plane<'a> {
+    rows: &'a [PairRow],
+    mask: usize,
+}
+
+/// Where the pairs of one plane come from: a stored [`Plane`], or (`s = v0 + v1`) the
+/// word sums of two.
+trait Rows: Copy {
+    /// The stored pair `(v_{2e}, v_{2e+1})`.
+    fn even(self, e: usize) -> Pairs;
+
+    /// The pair `(v_j, v_{j+1})` for any `j`.
+    #[inline(always)]
+    fn pair(self, j: usize) -> Pairs {
+        if j.is_multiple_of(2) { self.even(j / 2) } else { Pairs::between(self.even(j / 2), self.even(j / 2 + 1)) }
+    }
+}
+
+impl Rows for Plane<'_> {
+    #[inline(always)]
+    fn even(self, e: usize) -> Pairs {
+        Pairs::load(&self.rows[e & self.mask])
+    }
+}
+
+/// The plane of `s = v0 + v1`, word by word from the two limb planes.
+#[derive(Clone, Copy)]
+struct SumRows<'a>(Plane<'a>, Plane<'a>);
+
+impl Rows for SumRows<'_> {
+    #[inline(always)]
+    fn even(self, e: usize) -> Pairs {
+        self.0.even(e).add_words(self.1.even(e))
+    }
+}
+
+/// The pairs `(v_j, v_{j+1})` of the three planes `[two, v0, v1]` (the parity of `j`
+/// decided once).
+#[inline(always)]
+fn pairs3(planes: [Plane; 3], j: usize) -> [Pairs; 3] {
+    if j.is_multiple_of(2) {
+        planes.map(|p| p.even(j / 2))
+    } else {
+        planes.map(|p| Pairs::between(p.even(j / 2), p.even(j / 2 + 1)))
+    }
+}
+
+/// The three planes `[two, v0, v1]` of one series.
+struct Planes<'a> {
+    planes: [&'a mut [PairRow]; 3],
+    mask: usize,
+}
+
+impl<'a> Planes<'a> {
+    /// Three planes of `len` rows, `stride` apart, at the start of `rows`; a ring if
+    /// `mask + 1 == len`.
+    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, mask: usize) -> Self {
+        let (two, rest) = rows.split_at_mut(stride);
+        let (lo, rest) = rest.split_at_mut(stride);
+        Self { planes: [&mut two[..len], &mut lo[..len], &mut rest[..len]], mask }
+    }
+
+    /// Plane `p` for reading.
+    #[inline(always)]
+    fn plane(&self, p: usize) -> Plane<'_> {
+        Plane { rows: self.planes[p], mask: self.mask }
+    }
+
+    /// All three planes for reading.
+    #[inline(always)]
+    fn all(&self) -> [Plane<'_>; 3] {
+        std::array::from_fn(|p| self.plane(p))
+    }
+
+    /// Stores coefficient `j`, given as its words (`[two, v0, v1]`, see
+    /// [`Coefficient::words`]) and those of coefficient `j - 1`: an even `j` starts a row
+    /// (its high word comes with `j + 1`), an odd one completes it.
+    #[inline(always)]
+    fn store(&mut self, j: usize, prev: [Pairs; 3], value: [Pairs; 3]) {
+        let row = (j / 2) & self.mask;
+        for ((plane, p), v) in self.planes.iter_mut().zip(prev).zip(value) {
+            let pair = if j.is_multiple_of(2) { Pairs::pack(v, Pairs::zero()) } else { Pairs::pack(p, v) };
+            pair.store(&mut plane[row]);
+        }
+    }
+}
+
+/// `acc[r] += Σ_{t < steps} swap(left.even(first + t)) · rows.pair(base + r - 2t)` for
+/// `r < B`: the plain
+/// sliding-window form (the right operands of consecutive outputs are consecutive pairs,
+/// and one step later the same pairs serve the output two further on). The reference
+/// for [`karatsuba_dots`].
+#[cfg(test)]
+fn sliding_dots<const B: usize, S: Rows>(
+    acc: &mut [Pairs; B],
+    steps: usize,
+    base: usize,
+    (left, first): (S, usize),
+    rows: S,
+) {
+    for t in 0..steps {
+        let a = left.even(first + t).swap_words();
+        for (r, sum) in acc.iter_mut().enumerate() {
+            *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
+        }
+    }
+}
+
+/// `acc[r] += Σ_{t < steps} L_t · rows.pair(base + r - 2t)` for `r < 8`, `base` even, with
+/// one level of Karatsuba: 12 dot products per two steps instead of 16.
+///
+/// Two steps `t, t+1` and two outputs `r, r+2` (whose pairs are two apart, like the
+/// steps') form a 2×2 Toeplitz block: with `j = base - 2t`, `w = W[j+r]`, the
+/// differences `Δ(i) = W[i] - W[i+2]` and `S = L_t + L_{t+1}`,
+///
+/// ```text
+/// o_r   += L_t·W[j+r]   + L_{t+1}·W[j+r-2] = S·w + L_{t+1}·Δ(j+r-2)
+/// o_r+2 += L_t·W[j+r+2] + L_{t+1}·W[j+r]   = S·w - L_t·Δ(j+r)
+/// ```
+///
+/// so the three products `S·w`, `L_{t+1}·Δ`, `L_t·Δ` go to accumulators `M`, `P`, `Q`
+/// of their own (`r = 0, 1, 4, 5`), recombined once at the end. Sums and differences
+/// of words double their size (the callers' bounds allow it: every limb plane stays
+/// below `2^12` in size, `|den_i| < 2^14`). The recombined sums are the plain sums
+/// exactly, whatever the intermediate accumulators do: `i32` wrapping is exact modulo
+/// `2^32`, and the plain sums fit.
+///
+/// The pairs at even indices are stored rows, the odd ones [`Pairs::between`] two of
+/// them. Reads pairs from `base - 2·steps - 6` to `base + 9`.
+///
+/// The left operands are `L_t = swap(left.even(first + t))`. Not inlined: its two
+/// instances (stored and summed planes) serve every plane of `x` and `T`, which keeps
+/// small the code that a cold start must fetch.
+#[inline(never)]
+fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, (left, first): (S, usize), rows: S) {
+    const FIRST: [usize; 4] = [0, 1, 4, 5];
+    debug_assert!(base.is_multiple_of(2));
+    let left = |t: usize| left.even(first + t).swap_words();
+    let pairs = steps / 2;
+    if pairs > 0 {
+        let (mut m, mut p, mut q) = ([Pairs::zero(); 4], [Pairs::zero(); 4], [Pairs::zero(); 4]);
+        // w[i] = W[j - 2 + i], d[i] = Δ(j - 2 + i), for j = base - 2t; even i are rows
+        // e = (j - 2)/2 + i/2.
+        let mut e = base / 2 - 1;
+        let mut even: [Pairs; 6] = std::array::from_fn(|i| rows.even(e + i));
+        let mut w: [Pairs; 10] =
+            std::array::from_fn(
+                |i| if i % 2 == 0 { even[i / 2] } else { Pairs::between(even[i / 2], even[i / 2 + 1]) },
+            );
+        let mut d: [Pairs; 8] = std::array::from_fn(|i| w[i].sub_words(w[i + 2]));
+        for pair in 0..pairs {
+            let t = 2 * pair;
+            let (l0, l1) = (left(t), left(t + 1));
+            let sum = l0.add_words(l1);
+            for (i, &r) in FIRST.iter().enumerate() {
+                m[i] = m[i].dot_add(sum, w[r + 2]);
+                p[i] = p[i].dot_add(l1, d[r]);
+                q[i] = q[i].dot_add(l0, d[r + 2]);
+            }
+            // Slide by four pairs (two rows): j -> j - 4.
+            e -= 2;
+            even = [rows.even(e), rows.even(e + 1), even[0], even[1], even[2], even[3]];
+            for i in (4..8).rev() {
+                w[i] = w[i - 4];
+                d[i] = d[i - 4];
+            }
+            w[0] = even[0];
+            w[1] = Pairs::between(even[0], even[1]);
+            w[2] = even[1];
+            w[3] = Pairs::between(even[1], even[2]);
+            for i in 0..4 {
+                d[i] = w[i].sub_words(w[i + 2]);
+            }
+        }
+        for (i, &r) in FIRST.iter().enumerate() {
+            acc[r] = acc[r] + m[i] + p[i];
+            acc[r + 2] = acc[r + 2] + m[i] - q[i];
+        }
+    }
+    if steps % 2 == 1 {
+        let t = steps - 1;
+        let a = left(t);
+        for (r, sum) in acc.iter_mut().enumerate() {
+            *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
+        }
+    }
+}
+
+/// The `x` recurrence, one block of `R` outputs at a time, into a ring of rows.
+struct XRecurrence<'a> {
+    ring: &'a WordRing,
+    num: &'a [[i32; LANES16]],
+    /// `den_1, den_2` for the `f64` path.
+    newest: [Coefficient; NEW_X],
+    /// `(den_i, den_{i+1})` for `i = NEW_X + 1, NEW_X + 3, ...`: swapped, with the pair
+    /// `(x_{k-i-1}, x_{k-i})` the dot product adds both terms. The first `LOW_STEPS`
+    /// are summed per output, the others blocked.
+    den_pairs: Vec<PairRow>,
+    /// Coefficient `j` is at index `j + offset` of the ring (so that `j < 0` reads the
+    /// ring's zero rows).
+    offset: usize,
+    planes: Planes<'a>,
+    /// `x_{k-1}, x_{k-2}` and the words of `x_{k-1}`.
+    last: [Coefficient; NEW_X],
+    last_words: [Pairs; 3],
+    /// `x_k` at `k % X_VALUES`, for `T` (at most two blocks behind).
+    values: [Coefficient; X_VALUES],
+}
+
+/// The `x` coefficients kept as values for `T`, which runs at most `2R` behind.
+const X_VALUES: usize = 4 * R;
+
+impl<'a> XRecurrence<'a> {
+    /// Den pairs summed one output at a time: the terms `NEW_X < i <= LOW_X`.
+    const LOW_STEPS: usize = (LOW_X - NEW_X) / 2;
+
+    fn new(ring: &'a WordRing, rational: &'a RationalLanes, planes: Planes<'a>, x_ring: usize) -> Self {
+        let den = |i: usize| Pairs::from_array(rational.den.get(i).copied().unwrap_or([0; LANES16]));
+        let newest = std::array::from_fn(|j| {
+            let d = den(j + 1);
+            Coefficient { two: d, odd: Doubles::from_pairs(d) }
+        });
+        let order = rational.order();
+        let den_pairs = (NEW_X + 1..=order.max(LOW_X))
+            .step_by(2)
+            .map(|i| {
+                let mut row = PairRow::ZERO;
+                Pairs::pack(den(i), den(i + 1)).store(&mut row);
+                row
+            })
+            .collect();
+        Self {
+            ring,
+            num: &rational.num,
+            newest,
+            den_pairs,
+            offset: x_ring,
+            planes,
+            last: [Coefficient::zero(); NEW_X],
+            last_words: [Pairs::zero(); 3],
+            values: [Coefficient::zero(); X_VALUES],
+        }
+    }
+
+    /// Computes `x_{k0..k0+R}`, `k0` a multiple of `R`. The blocked sums read pairs from
+    /// `base - 2·steps - 6 = k0 - LOW_X - 2·(pairs - LOW_STEPS) - 8 >= k0 - order - 8` up
+    /// to `x_{k0-1}` (see [`Layout::new`]); the per-output ones up to `x_{k-3}`.
+    fn block(&mut self, k0: usize) {
+        // Pair t >= LOW_STEPS covers i = LOW_X + 1 + 2(t - LOW_STEPS), i + 1, with the
+        // pair starting at k - i - 1 = k0 + r - LOW_X - 2 - 2(t - LOW_STEPS): base
+        // k0 - LOW_X - 2 (even).
+        let left = (Plane { rows: &self.den_pairs, mask: usize::MAX }, Self::LOW_STEPS);
+        let steps = self.den_pairs.len() - Self::LOW_STEPS;
+        let base = self.offset + k0 - LOW_X - 2;
+        let mut acc = [[Pairs::zero(); R]; 3];
+        for (p, a) in acc.iter_mut().enumerate() {
+            karatsuba_dots(a, steps, base, left, self.planes.plane(p));
+        }
+        for (r, ((&two, &lo), &hi)) in acc[0].iter().zip(&acc[1]).zip(&acc[2]).enumerate() {
+            self.finish(k0 + r, [two, lo, hi]);
+        }
+    }
+
+    /// `x_k` from the blocked sums of its older terms.
+    #[inline(always)]
+    fn finish(&mut self, k: usize, acc: [Pairs; 3]) {
+        let j = self.offset + k;
+        // The low pairs, oldest first, so that the newest pair (x_{k-4}, x_{k-3}) joins
+        // the sum last.
+        let low = &self.den_pairs[..Self::LOW_STEPS];
+        let sums: [Pairs; 3] = std::array::from_fn(|p| {
+            let plane = self.planes.plane(p);
+            low.iter()
+                .enumerate()
+                .rev()
+                .fold(acc[p], |a, (t, d)| a.dot_add(Pairs::load(d).swap_words(), plane.pair(j - NEW_X - 2 - 2 * t)))
+        });
+        let num = Pairs::from_array(self.num.get(k).copied().unwrap_or([0; LANES16]));
+        // Z/q: |Σ| <= 2^20·1024·(1 + 2^11) < 2^42, |num| small: exact in f64.
+        let sum = Doubles::from_pairs(sums[2]).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(sums[1]));
+        let mut value = Coefficient { two: num - sums[0], odd: Doubles::from_pairs(num) - sum };
+        // The newest terms, x_{k-1} last: |den·x| <= 2^14·2^20.
+        for (d, x) in self.newest.iter().zip(&self.last).rev() {
+            value.two = value.two - d.two * x.two;
+            value.odd = d.odd.neg_mul_add(x.odd, value.odd);
+        }
+        value.odd = self.ring.balance(value.odd);
+        self.last = [value, self.last[0]];
+        self.values[k % X_VALUES] = value;
+        let words = value.words();
+        self.planes.store(j, self.last_words, words);
+        self.last_words = words;
+    }
+
+    /// `x_k` (computed, at most `X_VALUES` ago).
+    #[inline(always)]
+    fn value(&self, k: usize) -> Coefficient {
+        self.values[k % X_VALUES]
+    }
+}
+
+/// `C_k = Σ_{0<i<k} T_i·T_{k-i}` in one plane, directly (for small `k`): the half sum in
+/// pairs of terms, a single last term if the half has odd length, doubled, plus
+/// `T_{k/2}^2` for even `k`.
+#[inline(always)]
+fn t_direct<S: Rows>(rows: S, k: usize) -> Pairs {
+    let h = k.div_ceil(2) - 1; // terms i = 1..=h of the half sum
+    let mut acc = Pairs::zero();
+    let mut i = 1;
+    while i < h {
+        acc = acc.dot_add(rows.pair(i).swap_words(), rows.pair(k - 1 - i));
+        i += 2;
+    }
+    if i == h {
+        acc = acc.dot_add(rows.pair(h).low_word_only(), rows.pair(k - h));
+    }
+    acc = acc + acc;
+    if k.is_multiple_of(2) {
+        acc = acc.dot_add(rows.pair(k / 2).low_word_only(), rows.pair(k / 2));
+    }
+    acc
+}
+
+/// The blocked part of `C_k` for the outputs `k0 + r`, `r < R`, in one plane: terms
+/// `i = LOW+1 ..= l` in steps of two, `chunk` called with the sums of every
+/// [`CHUNK_STEPS`] steps (so that the limb planes never overflow `i32`).
+#[inline(always)]
+fn t_main<S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; R])) {
+    let steps = (l - LOW) / 2;
+    let mut done = 0;
+    while done < steps {
+        let n = (steps - done).min(CHUNK_STEPS);
+        let mut acc = [Pairs::zero(); R];
+        // Step t pairs terms i = first + 2t (even), i + 1 with the pairs at k - 1 - i.
+        let first = LOW + 1 + 2 * done;
+        karatsuba_dots(&mut acc, n, k0 - first - 1, (rows, first / 2), rows);
+        chunk(&acc);
+        done += n;
+    }
+}
+
+/// The rest of `C_k` in the four planes `[two, v0, v1, s]`, but for the newest terms
+/// `i <= NEW`: `2·Σ_{NEW<i<=LOW}` (oldest first, so that the newest pair joins last), plus
+/// `2·Σ_{l<i<=h}` (`h = ceil(k/2) - 1`, the end of the half sum: the blocked part stops at
+/// one `l` for the whole block), plus `T_{k/2}^2` for even `k`. All planes at once: the
+/// indices, parities and the limb pairs (for `s`) are shared.
+#[inline(always)]
+fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
+    // acc += prepare(left pairs) · right pairs, in the four planes.
+    let term = |acc: [Pairs; 4], left: [Pairs; 3], right: [Pairs; 3], prepare: fn(Pairs) -> Pairs| {
+        let [left_two, left_lo, left_hi] = left;
+        let [right_two, right_lo, right_hi] = right;
+        [
+            acc[0].dot_add(prepare(left_two), right_two),
+            acc[1].dot_add(prepare(left_lo), right_lo),
+            acc[2].dot_add(prepare(left_hi), right_hi),
+            acc[3].dot_add(prepare(left_lo.add_words(left_hi)), right_lo.add_words(right_hi)),
+        ]
+    };
+    let pair = |j| pairs3(planes, j);
+    let mut half = [Pairs::zero(); 4];
+    for i in (NEW + 1..LOW).step_by(2).rev() {
+        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
+    }
+    let h = k.div_ceil(2) - 1;
+    let mut i = l + 1;
+    while i < h {
+        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
+        i += 2;
+    }
+    if i == h {
+        half = term(half, pair(h), pair(k - h), Pairs::low_word_only);
+    }
+    let mut rest: [Pairs; 4] = std::array::from_fn(|p| half[p] + half[p]);
+    if k.is_multiple_of(2) {
+        rest = term(rest, pair(k / 2), pair(k / 2), Pairs::low_word_only);
+    }
+    rest
+}
+
+/// Below this `k`, `x_k - C_k` needs no reduction of its partial sums to stay exact.
+const UNREDUCED_BELOW: usize = 2048;
+
+/// `x_k - C_k` from `C_k` (`c_two` wrapping, `c` = `[lo, hi, s]` exact), the `Z/q` part
+/// not reduced: below `2^51.1` in size.
+///
+/// `Σ T_i·T_{k-i} = lo + 2^11·(s - lo - hi) + 2^22·hi` (Karatsuba, per term and so for
+/// the sums). With `|v0| <= 2^10`, `|v1| <= 2^9`, `|s| <= 1536 < 2^10.6`, the sums of
+/// `k - 1` terms give `|lo + 2^11·(s - lo - hi) + 2^22·hi| < (k-1)·(2^20 + 2^32.9 + 2^40)`,
+/// below `2^51.03` for `k < 2^11`; from there on the middle and high sums are reduced
+/// first (each then below `2^20 + 1`).
+#[inline(always)]
+fn t_from_sums(ring: &WordRing, k: usize, x: Coefficient, c_two: Pairs, c: [Doubles; 3]) -> Coefficient {
+    let [c_lo, c_hi, c_s] = c;
+    let (mut middle, mut high) = (c_s - c_lo - c_hi, c_hi);
+    if k >= UNREDUCED_BELOW {
+        (middle, high) = (ring.balance(middle), ring.balance(high));
+    }
+    let product = high.mul_add(Doubles::splat(LIMB * LIMB), middle.mul_add(Doubles::splat(LIMB), c_lo));
+    Coefficient { two: x.two - c_two, odd: x.odd - product }
+}
+
+/// One character group's computation: `x` one block ahead of `T`, in one loop.
+struct Kernel<'a> {
+    ring: &'a WordRing,
+    m: usize,
+    x: XRecurrence<'a>,
+    /// `x` is computed for `k < x_done`.
+    x_done: usize,
+    planes: Planes<'a>,
+    /// `T_1..T_NEW`, and `T_{k-1}..T_{k-NEW}`, and the words of `T_{k-1}`.
+    first: [Coefficient; NEW],
+    last: [Coefficient; NEW],
+    last_words: [Pairs; 3],
+    /// `Σ_lanes T_k mod N` per coefficient (until the end of [`Kernel::run`], the lane
+    /// sums of both rings, packed).
+    sums: Vec<u64>,
+}
+
+impl<'a> Kernel<'a> {
+    fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
+        let layout = Layout::new(rational.order(), m);
+        let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
+        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, layout.x_rows - 1);
+        Self {
+            ring,
+            m,
+            x: XRecurrence::new(ring, rational, x_planes, layout.x_ring),
+            x_done: 0,
+            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, usize::MAX),
+            first: [Coefficient::zero(); NEW],
+            last: [Coefficient::zero(); NEW],
+            last_words: [Pairs::zero(); 3],
+            sums: vec![0; m + 1],
+        }
+    }
+
+    /// Computes `x` up to at least `x_k`.
+    #[inline(always)]
+    fn need_x(&mut self, k: usize) {
+        while self.x_done <= k {
+            self.x.block(self.x_done);
+            self.x_done += R;
+        }
+    }
+
+    /// `Σ_lanes T_k mod N` for `k = 0..=m`.
+    fn run(mut self) -> Vec<u64> {
+        // T_0 = x_0 = 0.
+        // Blocks start at odd k0 (their Karatsuba windows start at even pairs, k0 - 9).
+        let blocked_from = (2 * LOW + 17).min(self.m + 1);
+        for k in 1..blocked_from {
+            self.need_x(k);
+            let c = |p| self.planes.plane(p);
+            let (two, lo, hi) = (c(0), c(1), c(2));
+            let c_two = t_direct(two, k);
+            let c = [t_direct(lo, k), t_direct(hi, k), t_direct(SumRows(lo, hi), k)];
+            let mut value = t_from_sums(self.ring, k, self.x.value(k), c_two, c.map(Doubles::from_pairs));
+            value.odd = self.ring.balance(value.odd);
+            self.store(k, value);
+        }
+        let mut k0 = blocked_from;
+        while k0 <= self.m {
+            // x one block ahead: its chain overlaps T's.
+            self.need_x((k0 + 2 * R - 1).min(self.m));
+            self.t_block(k0);
+            k0 += R;
+        }
+        let ring = self.ring;
+        for slot in &mut self.sums {
+            *slot = ring.combine(*slot as u32, (*slot >> 32) as u32 as i32 as f64);
+        }
+        self.sums
+    }
+
+    /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
+    /// outputs read existing pairs (below `k0 - LOW`) and are dropped.
+    fn t_block(&mut self, k0: usize) {
+        // l: the blocked stretch is i = LOW+1 ..= l for the whole block, l <= h(k0) and
+        // l - LOW even (whole steps); each output adds its own i = l+1 ..= h(k).
+        let h0 = k0.div_ceil(2) - 1;
+        let l = h0 - (h0 - LOW) % 2;
+        let mut main_two = [Pairs::zero(); R];
+        let mut main = [[Doubles::zero(); R]; 3];
+        let plane = |p| self.planes.plane(p);
+        let (two, lo, hi) = (plane(0), plane(1), plane(2));
+        t_main(two, k0, l, |acc| {
+            for (s, &a) in main_two.iter_mut().zip(acc) {
+                *s = *s + a;
+            }
+        });
+        for (sums, rows) in main.iter_mut().zip([lo, hi]) {
+            t_main(rows, k0, l, |acc| {
+                for (s, &a) in sums.iter_mut().zip(acc) {
+                    *s = *s + Doubles::from_pairs(a);
+                }
+            });
+        }
+        t_main(SumRows(lo, hi), k0, l, |acc| {
+            for (s, &a) in main[2].iter_mut().zip(acc) {
+                *s = *s + Doubles::from_pairs(a);
+            }
+        });
+        for r in 0..R.min(self.m + 1 - k0) {
+            let k = k0 + r;
+            let rest = t_rest(self.planes.all(), k, l);
+            let c_two = rest[0] + main_two[r] + main_two[r];
+            let c: [Doubles; 3] =
+                std::array::from_fn(|i| Doubles::splat(2.0).mul_add(main[i][r], Doubles::from_pairs(rest[i + 1])));
+            let value = self.add_newest(t_from_sums(self.ring, k, self.x.value(k), c_two, c));
+            self.store(k, value);
+        }
+    }
+
+    /// `T_k` from `value = x_k - (C_k without its newest terms)` (`Z/q` part below
+    /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
+    /// `|2·Σ| <= 2·NEW·2^40 < 2^43`, so every value stays below `2^52`.
+    #[inline(always)]
+    fn add_newest(&self, mut value: Coefficient) -> Coefficient {
+        for (t, prev) in self.first.iter().zip(&self.last).rev() {
+            value.two = value.two - (t.two + t.two) * prev.two;
+            value.odd = (t.odd + t.odd).neg_mul_add(prev.odd, value.odd);
+        }
+        value.odd = self.ring.balance(value.odd);
+        value
+    }
+
+    /// Records `T_k` (balanced): its lane sums, and its words in the rows.
+    #[inline(always)]
+    fn store(&mut self, k: usize, value: Coefficient) {
+        // The lane sums, packed: the 2^a words wrap, and so does their sum; the balanced
+        // values sum to at most 16·(2^20 + 1) in size, an exact i32. They become residues
+        // modulo N in one pass at the end (Chinese remainders, off the dependency chain).
+        let words = value.words();
+        // Σ v = Σ v0 + 2^11·Σ v1: |Σ| <= 16·(2^20 + 1), an exact i32.
+        let odd = words[1].sum_lanes().wrapping_add(words[2].sum_lanes() << 11);
+        self.sums[k] = value.two.sum_lanes() as u32 as u64 | (odd as u32 as u64) << 32;
+        if k <= NEW {
+            self.first[k - 1] = value;
+        }
+        self.last = [value, self.last[0], self.last[1]];
+        self.planes.store(k, self.last_words, words);
+        self.last_words = words;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+    use crate::kernels::series::check::check_characters;
+
+    #[test]
+    fn the_word_ring_takes_exactly_its_moduli() {
+        for n in [1u64, 3, 8, 8 * 1_000_000_000, (1 << 16) * ((1 << 21) - 1), 1 << 16, (1 << 21) - 2] {
+            assert!(WordRing::new(n).is_some(), "{n}");
+        }
+        for n in [1u64 << 17, 3 << 17, 8 * ((1 << 21) + 1), 8 * 1_000_000_007] {
+            assert!(WordRing::new(n).is_none(), "{n}");
+        }
+    }
+
+    /// The blocked Karatsuba sums against the plain ones, at the largest words the
+    /// callers allow (limbs up to ±1536, their sums and differences up to ±3072), on
+    /// every parity of steps and on stored and summed planes.
+    #[test]
+    fn karatsuba_dots_match_the_plain_sums() {
+        let mut rng = SplitMix64(0x4A2A);
+        let word = |rng: &mut SplitMix64| (rng.below(2 * 1536 + 1) as i32 - 1536) & 0xFFFF;
+        let rows: Vec<PairRow> =
+            (0..64).map(|_| PairRow(std::array::from_fn(|_| word(&mut rng) | (word(&mut rng) << 16)))).collect();
+        let other: Vec<PairRow> = rows.iter().rev().copied().collect();
+        let (plane, second) = (Plane { rows: &rows, mask: usize::MAX }, Plane { rows: &other, mask: usize::MAX });
+        let summed = SumRows(plane, second);
+        for steps in [0, 1, 2, 3, 7, 8, 21] {
+            let base = 2 * steps + 8;
+            let (mut fast, mut plain) = ([Pairs::zero(); 8], [Pairs::zero(); 8]);
+            karatsuba_dots(&mut fast, steps, base, (plane, 3), plane);
+            sliding_dots(&mut plain, steps, base, (plane, 3), plane);
+            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "steps {steps}");
+            karatsuba_dots(&mut fast, steps, base, (summed, 3), summed);
+            sliding_dots(&mut plain, steps, base, (summed, 3), summed);
+            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "summed, steps {steps}");
+        }
+    }
+
+    /// The word path itself (no fallback) against `catalan`, on the sizes where its
+    /// structure changes: the direct small outputs, the first blocks, a partial last
+    /// block, an `x` ring that wraps several times, more than one chunk of `CHUNK_STEPS`
+    /// (m > 2·(LOW + 2·CHUNK_STEPS)), and outputs from `UNREDUCED_BELOW` on; once with the
+    /// scratch rows dirty.
+    #[test]
+    fn words_match_catalan_on_every_path() {
+        let mut rng = SplitMix64(0x3C0);
+        let chunked = 2 * (LOW + 2 * CHUNK_STEPS) + 3 * R + 5;
+        let mut characters = check_characters(60, &mut rng);
+        characters.extend(crate::games::kayles::character_signs().into_iter().take(16 - characters.len()));
+        let blocked_from = 2 * LOW + 17;
+        let run = |rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]| {
+            Kernel::new(ring, rational, m, rows).run()
+        };
+        for (m, moduli) in [
+            (0usize, &[16 * 1_000_000_000u64, 6][..]),
+            (1, &[16 * 1_000_000_000]),
+            (blocked_from - 1, &[16 * 1_000_000_000, 2 * 3]),
+            (blocked_from + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
+            (blocked_from + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
+            (chunked, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
+            // Partial sums reduced before the Karatsuba recombination.
+            (UNREDUCED_BELOW + 3 * R, &[2 * (1 << 16) * ((1 << 21) - 1)]),
+        ] {
+            for &modulus in moduli {
+                let ring = WordRing::new(modulus / 2).unwrap();
+                let rational = RationalLanes::new(&characters).filter(fits_words).unwrap();
+                let rows = Layout::new(rational.order(), m).rows;
+                let expected = series_catalan(&characters, m, modulus);
+                let got = run(&rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
+                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "m={m} M'={modulus}");
+                // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
+                // everything; this checks that T never reads a row it did not write).
+                let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
+                dirty[..Layout::new(rational.order(), m).zeroed()].fill(PairRow::ZERO);
+                let got = run(&rational, &ring, m, &mut dirty);
+                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "dirty, m={m}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Random moduli of the words' range (`M'/2 = 2^a·q`), random characters (sixteen
+        /// lanes and fewer), against the reference.
+        #[test]
+        fn words_match_the_reference_on_their_moduli(
+            m in 0usize..110,
+            two_bits in 0u32..=16,
+            odd_half in 0u64..(1 << 20),
+            characters in 1usize..=16,
+            seed in proptest::prelude::any::<u64>(),
+        ) {
+            let modulus = 2 * ((2 * odd_half + 1) << two_bits);
+            let mut rng = SplitMix64(seed);
+            let batch: Vec<BlockSigns> = (0..characters)
+                .map(|i| {
+                    let (preperiod, period) = (i * 7 % 23, 1 + i * 5 % 37);
+                    let head = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+                    BlockSigns::new(head, preperiod, period)
+                })
+                .collect();
+            let mut expected = vec![0u64; m + 1];
+            for signs in &batch {
+                let c = crate::kernels::series::series_reference(&signs.materialize(2 * m + 2), m, modulus);
+                for (e, c) in expected.iter_mut().zip(c) {
+                    *e = ((*e as u128 + c as u128) % modulus as u128) as u64;
+                }
+            }
+            proptest::prop_assert_eq!(series_catalan_words(&batch, m, modulus), expected);
+        }
+    }
+
+    #[test]
+    fn the_scratch_serves_small_and_large_requests() {
+        for rows in [0, 1, 3, Scratch::ROWS, Scratch::ROWS + 1] {
+            let zeroed = rows / 2;
+            let len = Scratch::with(rows, zeroed, |r| {
+                assert!(r[..zeroed].iter().all(|row| *row == PairRow::ZERO));
+                r.iter_mut().for_each(|row| row.0[0] = 1);
+                r.len()
+            });
+            assert_eq!(len, rows);
+        }
+    }
+}
