@@ -104,13 +104,14 @@ mod tests {
 
     #[test]
     fn small_tilings_exercise_every_pass_shape() {
-        // Tiny tiles put many column passes, uneven pass sizes, bands of several tiles and
-        // single-row-vector tiles within reach of small transforms.
+        // Tiny tiles put many stream passes, uneven pass sizes, jobs of one vector per row
+        // and jobs of several finish pieces within reach of small transforms.
         let tilings = [
-            Tiling { l1_log: 4, block_log: 4, column_levels: 1, tile_log: 5, job_log: 5 },
-            Tiling { l1_log: 4, block_log: 6, column_levels: 3, tile_log: 7, job_log: 9 },
-            Tiling { l1_log: 5, block_log: 7, column_levels: 2, tile_log: 8, job_log: 12 },
-            Tiling { l1_log: 8, block_log: 8, column_levels: 4, tile_log: 8, job_log: 8 },
+            Tiling { l1_log: 4, block_log: 4, region_log: 4, stream_levels: 1, job_log: 5 },
+            Tiling { l1_log: 4, block_log: 6, region_log: 7, stream_levels: 3, job_log: 9 },
+            Tiling { l1_log: 5, block_log: 7, region_log: 9, stream_levels: 2, job_log: 12 },
+            Tiling { l1_log: 8, block_log: 8, region_log: 8, stream_levels: 3, job_log: 7 },
+            Tiling { l1_log: 4, block_log: 5, region_log: 5, stream_levels: 1, job_log: 13 },
         ];
         for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();
