@@ -341,6 +341,16 @@ mod tests {
     }
 
     #[test]
+    fn fused_agrees_where_the_transform_ends_with_a_stream_pass() {
+        // L = 2^22: the default tiling's last pass is a stream pass, whose pieces the fused
+        // kernel raises to the power without writing them back.
+        let sched = Scheduler::new(Some(2)).unwrap();
+        let params = CardsParams::new((1 << 21) + 1, 10_000_000, CardsParams::DEFAULT_MODULUS).unwrap();
+        let expected = losing_sets(&params, CardsKernel::Parallel, &sched);
+        assert_eq!(losing_sets(&params, CardsKernel::Fused, &sched), expected);
+    }
+
+    #[test]
     fn answers_do_not_depend_on_the_thread_count() {
         let params = CardsParams::new(100_000, 12345, CardsParams::DEFAULT_MODULUS).unwrap();
         for &kernel in CardsKernel::ALL {

@@ -107,11 +107,11 @@ mod tests {
         // Tiny tiles put many stream passes, uneven pass sizes, jobs of one vector per row
         // and jobs of several finish pieces within reach of small transforms.
         let tilings = [
-            Tiling { l1_log: 4, block_log: 4, region_log: 4, stream_levels: 1, job_log: 5 },
-            Tiling { l1_log: 4, block_log: 6, region_log: 7, stream_levels: 3, job_log: 9 },
-            Tiling { l1_log: 5, block_log: 7, region_log: 9, stream_levels: 2, job_log: 12 },
-            Tiling { l1_log: 8, block_log: 8, region_log: 8, stream_levels: 3, job_log: 7 },
-            Tiling { l1_log: 4, block_log: 5, region_log: 5, stream_levels: 1, job_log: 13 },
+            Tiling { l1_log: 4, block_log: 4, region_log: 4, stream_levels: 1, job_log: 5, late_in_vector: false },
+            Tiling { l1_log: 4, block_log: 6, region_log: 7, stream_levels: 3, job_log: 9, late_in_vector: true },
+            Tiling { l1_log: 5, block_log: 7, region_log: 9, stream_levels: 2, job_log: 12, late_in_vector: false },
+            Tiling { l1_log: 8, block_log: 8, region_log: 8, stream_levels: 3, job_log: 7, late_in_vector: true },
+            Tiling { l1_log: 4, block_log: 5, region_log: 5, stream_levels: 1, job_log: 13, late_in_vector: true },
         ];
         for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();
@@ -119,6 +119,22 @@ mod tests {
                 let name = format!("wht tiled {tiling:?}");
                 check_with(&name, 13, &|data: &mut [u32], p| wht_tiled_with(data, p, &tiling, &sched)).unwrap();
             }
+        }
+    }
+
+    #[test]
+    fn default_tiling_with_a_stream_pass_matches_the_reference() {
+        // The default plan has a stream pass (and late in-vector levels) only above its
+        // 2^21 regions: one size there, on one and on two threads.
+        let p = 2_147_483_647u32;
+        let mut rng = SplitMix64(22);
+        let input: Vec<u32> = (0..1 << 22).map(|_| rng.below(p as u64) as u32).collect();
+        let mut expected = input.clone();
+        wht_scalar(&mut expected, p);
+        for threads in [1, 2] {
+            let mut got = input.clone();
+            wht_tiled_with(&mut got, p, &Tiling::DEFAULT, &Scheduler::new(Some(threads)).unwrap());
+            assert!(got == expected, "default tiling differs from the reference at 2^22 on {threads} threads");
         }
     }
 
