@@ -14,8 +14,8 @@ pub fn wht_simd(data: &mut [u32], p: u32) {
     let lanes = ModLanes::new(p).expect("the caller checked p");
     let vector_levels = data.len().trailing_zeros() - LANES.trailing_zeros();
     let vectors = as_vectors(data);
-    sweep_levels(&lanes, vectors, 0, 0, 4);
+    sweep_levels(&lanes, vectors, 0, 0, true);
     for level in 0..vector_levels {
-        sweep_levels(&lanes, vectors, level, level + 1, 0);
+        sweep_levels(&lanes, vectors, level, level + 1, false);
     }
 }

@@ -33,7 +33,7 @@
 //! (`parallel`): a pass is a list of independent jobs (regions, or bands of columns of
 //! the stream rows), and there is one synchronisation per pass, never one per level.
 
-use super::butterflies::{Vector, as_vectors, in_vector_levels, radix, sweep_levels};
+use super::butterflies::{UpperLanes, Vector, as_vectors, in_vector_levels, radix, sweep_levels};
 use super::wht_scalar;
 use crate::arith::{LANES, ModLanes};
 use crate::sched::{Progress, Scheduler};
@@ -75,8 +75,8 @@ pub enum Pass {
         block_log: u32,
         /// log2 of the region length.
         region_log: u32,
-        /// In-vector levels (`0..in_vector`, 0 or 4) this pass applies.
-        in_vector: u32,
+        /// Whether this pass applies the in-vector levels 0–3 (in the first sweep).
+        in_vector: bool,
     },
     /// Levels `lo..hi` on rows `2^lo` elements apart, one vector of each row at a time.
     Stream {
@@ -84,8 +84,8 @@ pub enum Pass {
         lo: u32,
         /// One past the last level.
         hi: u32,
-        /// In-vector levels (`0..in_vector`, 0 or 4) this pass applies as well.
-        in_vector: u32,
+        /// Whether this pass applies the in-vector levels 0–3 as well.
+        in_vector: bool,
     },
 }
 
@@ -128,13 +128,12 @@ impl Tiling {
         let block_log = region_log.min(self.block_log);
         let l1_log = block_log.min(self.l1_log);
         let late = self.late_in_vector && region_log < log_len;
-        let mut passes =
-            vec![Pass::Local { l1_log, block_log, region_log, in_vector: if late { 0 } else { LANE_LOG } }];
+        let mut passes = vec![Pass::Local { l1_log, block_log, region_log, in_vector: !late }];
         let mut lo = region_log;
         while lo < log_len {
             let passes_left = (log_len - lo).div_ceil(self.stream_levels);
             let hi = lo + (log_len - lo).div_ceil(passes_left);
-            let in_vector = if late && lo == region_log { LANE_LOG } else { 0 };
+            let in_vector = late && lo == region_log;
             passes.push(Pass::Stream { lo, hi, in_vector });
             lo = hi;
         }
@@ -204,7 +203,7 @@ where
 fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    (l1_log, block_log, region_log, in_vector): (u32, u32, u32, u32),
+    (l1_log, block_log, region_log, in_vector): (u32, u32, u32, bool),
     sched: &Scheduler,
     finish: Option<&F>,
     progress: &Progress,
@@ -217,9 +216,9 @@ fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
             for sub in block.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
                 sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, in_vector);
             }
-            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, 0);
+            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, false);
         }
-        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, 0);
+        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, false);
         if let Some(f) = finish {
             total.fetch_add(f(region), Ordering::Relaxed);
         }
@@ -237,7 +236,7 @@ pub const FINISH_PIECE: usize = 1 << 10;
 fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    (lo, hi, in_vector): (u32, u32, u32),
+    (lo, hi, in_vector): (u32, u32, bool),
     job_log: u32,
     sched: &Scheduler,
     finish: Option<&F>,
@@ -271,10 +270,13 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
         for start in (0..job_width / LANES).step_by(FINISH_PIECE / LANES) {
             let end = (start + FINISH_PIECE / LANES).min(job_width / LANES);
             let out = if write_back { None } else { Some(&mut scratch[..rows * (end - start)]) };
-            match rows {
-                2 => stream_rows::<2>(lanes, pieces, start..end, in_vector, out),
-                4 => stream_rows::<4>(lanes, pieces, start..end, in_vector, out),
-                _ => stream_rows::<8>(lanes, pieces, start..end, in_vector, out),
+            match (rows, in_vector) {
+                (2, false) => stream_rows::<2, false>(lanes, pieces, start..end, out),
+                (4, false) => stream_rows::<4, false>(lanes, pieces, start..end, out),
+                (_, false) => stream_rows::<8, false>(lanes, pieces, start..end, out),
+                (2, true) => stream_rows::<2, true>(lanes, pieces, start..end, out),
+                (4, true) => stream_rows::<4, true>(lanes, pieces, start..end, out),
+                (_, true) => stream_rows::<8, true>(lanes, pieces, start..end, out),
             }
             if let Some(f) = finish {
                 if write_back {
@@ -290,25 +292,30 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     total.into_inner()
 }
 
-/// Butterflies among `N` rows, vectors `range` of each, after in-vector levels
-/// `0..in_vector` on every vector: results back into the rows, or into `out` (row `j`'s
+/// Butterflies among `N` rows, vectors `range` of each, after the in-vector levels on
+/// every vector if `IN_VECTOR`: results back into the rows, or into `out` (row `j`'s
 /// vectors at `j * range.len()`) when given.
 #[inline(always)]
-fn stream_rows<const N: usize>(
+fn stream_rows<const N: usize, const IN_VECTOR: bool>(
     lanes: &ModLanes,
     rows: &mut [&mut [Vector]],
     range: std::ops::Range<usize>,
-    in_vector: u32,
     out: Option<&mut [Vector]>,
 ) {
+    // A local copy keeps the modulus in a register (see `butterflies::sweep`).
+    let lanes = *lanes;
+    let upper = UpperLanes::new();
+    let load = |x: &Vector| {
+        let x = u32x16::from(*x);
+        if IN_VECTOR { in_vector_levels(&lanes, upper, x) } else { x }
+    };
     let rows: &mut [&mut [Vector]; N] = rows.try_into().expect("one piece per row");
     let width = range.len();
     match out {
         None => {
             for v in range {
-                let mut x: [u32x16; N] =
-                    std::array::from_fn(|j| in_vector_levels(lanes, u32x16::from(rows[j][v]), in_vector));
-                radix(lanes, &mut x);
+                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                radix(&lanes, &mut x);
                 for (row, xj) in rows.iter_mut().zip(x) {
                     row[v] = xj.to_array();
                 }
@@ -316,9 +323,8 @@ fn stream_rows<const N: usize>(
         }
         Some(out) => {
             for (k, v) in range.enumerate() {
-                let mut x: [u32x16; N] =
-                    std::array::from_fn(|j| in_vector_levels(lanes, u32x16::from(rows[j][v]), in_vector));
-                radix(lanes, &mut x);
+                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                radix(&lanes, &mut x);
                 for (j, xj) in x.into_iter().enumerate() {
                     out[j * width + k] = xj.to_array();
                 }
