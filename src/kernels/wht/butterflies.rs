@@ -60,13 +60,35 @@ impl Default for UpperLanes {
     }
 }
 
-/// The four in-vector levels (0–3) of one vector: its sixteen lanes' own transform.
+/// Sets of in-vector levels, bit `L` standing for level `L`: the values the `IN_VECTOR`
+/// parameters below take. Any split works, the levels commute.
+pub mod lane_levels {
+    /// None.
+    pub const NONE: u32 = 0;
+    /// Levels 0 and 1 (strides 1 and 2).
+    pub const LOW: u32 = 0b0011;
+    /// Levels 2 and 3 (strides 4 and 8).
+    pub const HIGH: u32 = 0b1100;
+    /// All four: the sixteen lanes' own transform.
+    pub const ALL: u32 = 0b1111;
+}
+
+/// The in-vector levels in the set `IN_VECTOR` (see [`lane_levels`]) of one vector.
 #[inline(always)]
-pub fn in_vector_levels(lanes: &ModLanes, upper: UpperLanes, mut x: u32x16) -> u32x16 {
-    x = in_vector_level::<0>(lanes, upper.0[0], x);
-    x = in_vector_level::<1>(lanes, upper.0[1], x);
-    x = in_vector_level::<2>(lanes, upper.0[2], x);
-    in_vector_level::<3>(lanes, upper.0[3], x)
+pub fn in_vector_levels<const IN_VECTOR: u32>(lanes: &ModLanes, upper: UpperLanes, mut x: u32x16) -> u32x16 {
+    if IN_VECTOR & 1 != 0 {
+        x = in_vector_level::<0>(lanes, upper.0[0], x);
+    }
+    if IN_VECTOR & 2 != 0 {
+        x = in_vector_level::<1>(lanes, upper.0[1], x);
+    }
+    if IN_VECTOR & 4 != 0 {
+        x = in_vector_level::<2>(lanes, upper.0[2], x);
+    }
+    if IN_VECTOR & 8 != 0 {
+        x = in_vector_level::<3>(lanes, upper.0[3], x);
+    }
+    x
 }
 
 /// In-vector level `L < 4` of one vector; `upper` has bit `i` set for the lanes `i` with
@@ -138,14 +160,19 @@ pub fn radix<const N: usize>(lanes: &ModLanes, x: &mut [u32x16; N]) {
 }
 
 /// Applies vector levels `lo..hi` to `v` in sweeps of at most [`MAX_SWEEP_LEVELS`], and
-/// with `in_vector` the four in-vector levels to every vector as the first sweep loads it
-/// (or in a sweep of their own when `lo == hi`). `v.len()` must be a multiple of `2^hi`.
-pub fn sweep_levels(lanes: &ModLanes, v: &mut [Vector], lo: u32, hi: u32, mut in_vector: bool) {
+/// the in-vector levels of the set `in_vector` (one of [`lane_levels`]) to every vector
+/// as the first sweep loads it (or in a sweep of their own when `lo == hi`). `v.len()`
+/// must be a multiple of `2^hi`.
+pub fn sweep_levels(lanes: &ModLanes, v: &mut [Vector], lo: u32, hi: u32, mut in_vector: u32) {
+    use lane_levels::{ALL, HIGH, LOW, NONE};
     debug_assert!(v.len().is_multiple_of(1 << hi));
     if lo == hi {
-        if in_vector {
-            let upper = UpperLanes::new();
-            v.iter_mut().for_each(|x| store(x, in_vector_levels(lanes, upper, load(x))));
+        let upper = UpperLanes::new();
+        match in_vector {
+            NONE => {}
+            LOW => v.iter_mut().for_each(|x| store(x, in_vector_levels::<LOW>(lanes, upper, load(x)))),
+            HIGH => v.iter_mut().for_each(|x| store(x, in_vector_levels::<HIGH>(lanes, upper, load(x)))),
+            _ => v.iter_mut().for_each(|x| store(x, in_vector_levels::<ALL>(lanes, upper, load(x)))),
         }
         return;
     }
@@ -154,23 +181,32 @@ pub fn sweep_levels(lanes: &ModLanes, v: &mut [Vector], lo: u32, hi: u32, mut in
         // Spread the levels evenly: 5 levels as 3 + 2 rather than 4 + 1.
         let sweeps_left = (hi - level).div_ceil(MAX_SWEEP_LEVELS);
         let count = (hi - level).div_ceil(sweeps_left);
-        match (count, in_vector) {
-            (1, false) => sweep::<2, false>(lanes, v, level),
-            (2, false) => sweep::<4, false>(lanes, v, level),
-            (_, false) => sweep::<8, false>(lanes, v, level),
-            (1, true) => sweep::<2, true>(lanes, v, level),
-            (2, true) => sweep::<4, true>(lanes, v, level),
-            (_, true) => sweep::<8, true>(lanes, v, level),
+        match count {
+            1 => sweep_with::<2>(lanes, v, level, in_vector),
+            2 => sweep_with::<4>(lanes, v, level, in_vector),
+            _ => sweep_with::<8>(lanes, v, level, in_vector),
         }
         level += count;
-        in_vector = false;
+        in_vector = NONE;
+    }
+}
+
+/// [`sweep`] with its set of in-vector levels chosen at run time.
+#[inline(always)]
+fn sweep_with<const N: usize>(lanes: &ModLanes, v: &mut [Vector], level: u32, in_vector: u32) {
+    use lane_levels::{ALL, HIGH, LOW, NONE};
+    match in_vector {
+        NONE => sweep::<N, NONE>(lanes, v, level),
+        LOW => sweep::<N, LOW>(lanes, v, level),
+        HIGH => sweep::<N, HIGH>(lanes, v, level),
+        _ => sweep::<N, ALL>(lanes, v, level),
     }
 }
 
 /// One sweep: vector levels `level..level + log2 N`, `N` vectors `2^level` apart in
-/// registers at a time, after the in-vector levels on each if `IN_VECTOR`.
+/// registers at a time, after the in-vector levels of the set `IN_VECTOR` on each.
 #[inline(always)]
-fn sweep<const N: usize, const IN_VECTOR: bool>(lanes: &ModLanes, v: &mut [Vector], level: u32) {
+fn sweep<const N: usize, const IN_VECTOR: u32>(lanes: &ModLanes, v: &mut [Vector], level: u32) {
     // A local copy: the modulus stays in a register rather than being reloaded after
     // every store through `v`.
     let lanes = *lanes;
@@ -179,8 +215,7 @@ fn sweep<const N: usize, const IN_VECTOR: bool>(lanes: &ModLanes, v: &mut [Vecto
     for block in v.chunks_exact_mut(N * stride) {
         for offset in 0..stride {
             let mut x: [u32x16; N] = std::array::from_fn(|j| {
-                let x = load(&block[offset + j * stride]);
-                if IN_VECTOR { in_vector_levels(&lanes, upper, x) } else { x }
+                in_vector_levels::<IN_VECTOR>(&lanes, upper, load(&block[offset + j * stride]))
             });
             radix(&lanes, &mut x);
             for (j, &xj) in x.iter().enumerate() {
@@ -217,7 +252,11 @@ mod tests {
                             if round < 4 { edges[(i + round) % 4] } else { rng.below(p as u64) as u32 }
                         },
                     );
-                let got = in_vector_levels(&lanes, UpperLanes::new(), u32x16::from(input)).to_array();
+                let upper = UpperLanes::new();
+                let got = in_vector_levels::<{ lane_levels::ALL }>(&lanes, upper, u32x16::from(input)).to_array();
+                let low = in_vector_levels::<{ lane_levels::LOW }>(&lanes, upper, u32x16::from(input));
+                let split = in_vector_levels::<{ lane_levels::HIGH }>(&lanes, upper, low).to_array();
+                assert_eq!(split, got, "levels 0-1 then 2-3, p={p} input {input:?}");
                 assert_eq!(got.to_vec(), wht_reference(&input, p), "p={p} input {input:?}");
             }
         }
@@ -232,7 +271,7 @@ mod tests {
         for (lo, hi) in [(0, 6), (0, 1), (1, 3), (2, 5), (0, 4), (3, 6), (5, 6)] {
             let input: Vec<u32> = (0..1024).map(|_| rng.below(p as u64) as u32).collect();
             let mut got = input.clone();
-            sweep_levels(&lanes, as_vectors(&mut got), lo, hi, true);
+            sweep_levels(&lanes, as_vectors(&mut got), lo, hi, lane_levels::ALL);
             // The same levels one at a time with the scalar butterfly.
             let mut expected = input;
             let levels = (0..4).chain(lo + 4..hi + 4);

@@ -85,6 +85,7 @@ mod tests {
         check_scalar_against_definition(9).unwrap();
     }
 
+    use crate::kernels::wht::tiled::Stage;
     use crate::kernels::wht::{Tiling, wht_tiled_with};
 
     #[test]
@@ -107,11 +108,51 @@ mod tests {
         // Tiny tiles put many stream passes, uneven pass sizes, jobs of one vector per row
         // and jobs of several finish pieces within reach of small transforms.
         let tilings = [
-            Tiling { l1_log: 4, block_log: 4, region_log: 4, stream_levels: 1, job_log: 5, late_in_vector: false },
-            Tiling { l1_log: 4, block_log: 6, region_log: 7, stream_levels: 3, job_log: 9, late_in_vector: true },
-            Tiling { l1_log: 5, block_log: 7, region_log: 9, stream_levels: 2, job_log: 12, late_in_vector: false },
-            Tiling { l1_log: 8, block_log: 8, region_log: 8, stream_levels: 3, job_log: 7, late_in_vector: true },
-            Tiling { l1_log: 4, block_log: 5, region_log: 5, stream_levels: 1, job_log: 13, late_in_vector: true },
+            Tiling {
+                l1_log: 4,
+                block_log: 4,
+                region_log: 4,
+                stream_levels: 1,
+                job_log: 5,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::Stream,
+            },
+            Tiling {
+                l1_log: 4,
+                block_log: 6,
+                region_log: 7,
+                stream_levels: 3,
+                job_log: 9,
+                low_lanes: Stage::Stream,
+                high_lanes: Stage::Stream,
+            },
+            Tiling {
+                l1_log: 5,
+                block_log: 7,
+                region_log: 9,
+                stream_levels: 2,
+                job_log: 12,
+                low_lanes: Stage::SubBlock,
+                high_lanes: Stage::SubBlock,
+            },
+            Tiling {
+                l1_log: 8,
+                block_log: 8,
+                region_log: 8,
+                stream_levels: 3,
+                job_log: 7,
+                low_lanes: Stage::Stream,
+                high_lanes: Stage::Region,
+            },
+            Tiling {
+                l1_log: 4,
+                block_log: 5,
+                region_log: 5,
+                stream_levels: 1,
+                job_log: 13,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::SubBlock,
+            },
         ];
         for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();

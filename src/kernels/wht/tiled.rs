@@ -33,7 +33,7 @@
 //! (`parallel`): a pass is a list of independent jobs (regions, or bands of columns of
 //! the stream rows), and there is one synchronisation per pass, never one per level.
 
-use super::butterflies::{UpperLanes, Vector, as_vectors, in_vector_levels, radix, sweep_levels};
+use super::butterflies::{UpperLanes, Vector, as_vectors, in_vector_levels, lane_levels, radix, sweep_levels};
 use super::wht_scalar;
 use crate::arith::{LANES, ModLanes};
 use crate::sched::{Progress, Scheduler};
@@ -58,9 +58,25 @@ pub struct Tiling {
     /// Elements of one stream job (its rows times its columns): one unit of work for
     /// the scheduler.
     pub job_log: u32,
-    /// Whether the first stream pass, if there is one, applies the four in-vector levels
-    /// (levels 0–3) instead of the local pass.
-    pub late_in_vector: bool,
+    /// Where the in-vector levels 0 and 1 are applied.
+    pub low_lanes: Stage,
+    /// Where the in-vector levels 2 and 3 are applied.
+    pub high_lanes: Stage,
+}
+
+/// Where a plan applies a pair of in-vector levels. They commute with every other level,
+/// so any placement computes the same transform; what differs is whether their extra
+/// cost (a shuffle and a masked negation per vector and level) adds to a compute-bound
+/// sweep or fills the wait of a memory-bound one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The first sweep of each L1 sub-block.
+    SubBlock,
+    /// The first sweep over each region (falls back to `SubBlock` when a region has no
+    /// levels of its own).
+    Region,
+    /// The first stream pass (falls back to `SubBlock` when there is no stream pass).
+    Stream,
 }
 
 /// One pass over the array.
@@ -75,8 +91,10 @@ pub enum Pass {
         block_log: u32,
         /// log2 of the region length.
         region_log: u32,
-        /// Whether this pass applies the in-vector levels 0–3 (in the first sweep).
-        in_vector: bool,
+        /// The in-vector levels ([`lane_levels`]) the first sweep of each sub-block applies.
+        sub_block_lanes: u32,
+        /// The in-vector levels the first sweep over each region applies.
+        region_lanes: u32,
     },
     /// Levels `lo..hi` on rows `2^lo` elements apart, one vector of each row at a time.
     Stream {
@@ -84,8 +102,8 @@ pub enum Pass {
         lo: u32,
         /// One past the last level.
         hi: u32,
-        /// Whether this pass applies the in-vector levels 0–3 as well.
-        in_vector: bool,
+        /// The in-vector levels ([`lane_levels`]) this pass applies as well.
+        lanes: u32,
     },
 }
 
@@ -94,13 +112,24 @@ impl Tiling {
     /// L3 shared): 16 KiB sub-blocks leave half the L1 for the other streams; 256 KiB
     /// blocks leave room in the L2 for what the prefetchers bring in next; 8 MiB regions
     /// let two threads keep theirs in the L3 together with room to spare; 4 MiB stream
-    /// jobs make 16 jobs at 2^24, several per thread. The in-vector levels, which cost
-    /// twice an ordinary level (a shuffle and a masked negation more), go to the stream
-    /// pass, where they overlap with its memory traffic instead of adding to the
-    /// compute-bound local pass (2^24, minimum of 21 alternating runs on a busy machine:
-    /// 17.1 against 19.6 ms on one thread, 11.2 against 12.7 ms on two).
-    pub const DEFAULT: Tiling =
-        Tiling { l1_log: 12, block_log: 16, region_log: 21, stream_levels: 3, job_log: 20, late_in_vector: true };
+    /// jobs make 16 jobs at 2^24, several per thread.
+    ///
+    /// The in-vector levels, which cost about twice an ordinary level, go to the two
+    /// sweeps that wait on memory rather than on arithmetic: levels 0–1 to the first
+    /// sweep over each region (it streams the region from the L3), levels 2–3 to the
+    /// stream pass (it streams the array from memory). At 2^24, 101 alternating runs
+    /// on a busy machine, first decile: 15.3 ms on one thread and 9.1 ms on two,
+    /// against 15.6 and 9.5 with all four in the stream pass, and 16.4 and 11+ with all
+    /// four in the compute-bound sub-block sweep.
+    pub const DEFAULT: Tiling = Tiling {
+        l1_log: 12,
+        block_log: 16,
+        region_log: 21,
+        stream_levels: 3,
+        job_log: 20,
+        low_lanes: Stage::Region,
+        high_lanes: Stage::Stream,
+    };
 
     /// Checks the invariants the passes rely on.
     ///
@@ -127,14 +156,24 @@ impl Tiling {
         let region_log = log_len.min(self.region_log);
         let block_log = region_log.min(self.block_log);
         let l1_log = block_log.min(self.l1_log);
-        let late = self.late_in_vector && region_log < log_len;
-        let mut passes = vec![Pass::Local { l1_log, block_log, region_log, in_vector: !late }];
+        // Each pair of in-vector levels goes where the tiling asks, if that stage exists.
+        let mut placed = [0u32; 3];
+        for (stage, levels) in [(self.low_lanes, lane_levels::LOW), (self.high_lanes, lane_levels::HIGH)] {
+            let stage = match stage {
+                Stage::Stream if region_log == log_len => Stage::SubBlock,
+                Stage::Region if block_log == region_log => Stage::SubBlock,
+                stage => stage,
+            };
+            placed[stage as usize] |= levels;
+        }
+        let [sub_block_lanes, region_lanes, stream_lanes] = placed;
+        let mut passes = vec![Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes }];
         let mut lo = region_log;
         while lo < log_len {
             let passes_left = (log_len - lo).div_ceil(self.stream_levels);
             let hi = lo + (log_len - lo).div_ceil(passes_left);
-            let in_vector = late && lo == region_log;
-            passes.push(Pass::Stream { lo, hi, in_vector });
+            let lanes = if lo == region_log { stream_lanes } else { lane_levels::NONE };
+            passes.push(Pass::Stream { lo, hi, lanes });
             lo = hi;
         }
         passes
@@ -186,10 +225,8 @@ where
         let last = (i + 1 == plan.len()).then_some(finish);
         let weight = if last.is_some() { last_weight } else { 1 };
         total += match pass {
-            Pass::Local { l1_log, block_log, region_log, in_vector } => {
-                local_pass(data, lanes, (l1_log, block_log, region_log, in_vector), sched, last, &progress, weight)
-            }
-            Pass::Stream { lo, hi, in_vector } => {
+            Pass::Local { .. } => local_pass(data, lanes, pass, sched, last, &progress, weight),
+            Pass::Stream { lo, hi, lanes: in_vector } => {
                 let write_back = write_back || last.is_none();
                 let shape = (lo, hi, in_vector);
                 stream_pass(data, lanes, shape, tiling.job_log, sched, last, write_back, &progress, weight)
@@ -203,22 +240,25 @@ where
 fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    (l1_log, block_log, region_log, in_vector): (u32, u32, u32, bool),
+    pass: Pass,
     sched: &Scheduler,
     finish: Option<&F>,
     progress: &Progress,
     weight: u64,
 ) -> u64 {
+    let Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } = pass else {
+        unreachable!("local_pass runs local passes")
+    };
     let total = AtomicU64::new(0);
     sched.for_each_chunk(data, 1 << region_log, |_, region| {
         let vectors = as_vectors(region);
         for block in vectors.chunks_exact_mut(1 << (block_log - LANE_LOG)) {
             for sub in block.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
-                sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, in_vector);
+                sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, sub_block_lanes);
             }
-            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, false);
+            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, lane_levels::NONE);
         }
-        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, false);
+        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, region_lanes);
         if let Some(f) = finish {
             total.fetch_add(f(region), Ordering::Relaxed);
         }
@@ -236,7 +276,7 @@ pub const FINISH_PIECE: usize = 1 << 10;
 fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    (lo, hi, in_vector): (u32, u32, bool),
+    (lo, hi, in_vector): (u32, u32, u32),
     job_log: u32,
     sched: &Scheduler,
     finish: Option<&F>,
@@ -270,13 +310,10 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
         for start in (0..job_width / LANES).step_by(FINISH_PIECE / LANES) {
             let end = (start + FINISH_PIECE / LANES).min(job_width / LANES);
             let out = if write_back { None } else { Some(&mut scratch[..rows * (end - start)]) };
-            match (rows, in_vector) {
-                (2, false) => stream_rows::<2, false>(lanes, pieces, start..end, out),
-                (4, false) => stream_rows::<4, false>(lanes, pieces, start..end, out),
-                (_, false) => stream_rows::<8, false>(lanes, pieces, start..end, out),
-                (2, true) => stream_rows::<2, true>(lanes, pieces, start..end, out),
-                (4, true) => stream_rows::<4, true>(lanes, pieces, start..end, out),
-                (_, true) => stream_rows::<8, true>(lanes, pieces, start..end, out),
+            match rows {
+                2 => stream_rows_with::<2>(lanes, pieces, start..end, in_vector, out),
+                4 => stream_rows_with::<4>(lanes, pieces, start..end, in_vector, out),
+                _ => stream_rows_with::<8>(lanes, pieces, start..end, in_vector, out),
             }
             if let Some(f) = finish {
                 if write_back {
@@ -292,11 +329,29 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     total.into_inner()
 }
 
-/// Butterflies among `N` rows, vectors `range` of each, after the in-vector levels on
-/// every vector if `IN_VECTOR`: results back into the rows, or into `out` (row `j`'s
+/// [`stream_rows`] with its set of in-vector levels chosen at run time.
+#[inline(always)]
+fn stream_rows_with<const N: usize>(
+    lanes: &ModLanes,
+    rows: &mut [&mut [Vector]],
+    range: std::ops::Range<usize>,
+    in_vector: u32,
+    out: Option<&mut [Vector]>,
+) {
+    use lane_levels::{ALL, HIGH, LOW, NONE};
+    match in_vector {
+        NONE => stream_rows::<N, NONE>(lanes, rows, range, out),
+        LOW => stream_rows::<N, LOW>(lanes, rows, range, out),
+        HIGH => stream_rows::<N, HIGH>(lanes, rows, range, out),
+        _ => stream_rows::<N, ALL>(lanes, rows, range, out),
+    }
+}
+
+/// Butterflies among `N` rows, vectors `range` of each, after the in-vector levels of the
+/// set `IN_VECTOR` on every vector: results back into the rows, or into `out` (row `j`'s
 /// vectors at `j * range.len()`) when given.
 #[inline(always)]
-fn stream_rows<const N: usize, const IN_VECTOR: bool>(
+fn stream_rows<const N: usize, const IN_VECTOR: u32>(
     lanes: &ModLanes,
     rows: &mut [&mut [Vector]],
     range: std::ops::Range<usize>,
@@ -305,15 +360,15 @@ fn stream_rows<const N: usize, const IN_VECTOR: bool>(
     // A local copy keeps the modulus in a register (see `butterflies::sweep`).
     let lanes = *lanes;
     let upper = UpperLanes::new();
-    let load = |x: &Vector| {
-        let x = u32x16::from(*x);
-        if IN_VECTOR { in_vector_levels(&lanes, upper, x) } else { x }
-    };
+    let load = |x: &Vector| in_vector_levels::<IN_VECTOR>(&lanes, upper, u32x16::from(*x));
     let rows: &mut [&mut [Vector]; N] = rows.try_into().expect("one piece per row");
+    // Each row cut to `range` once: the loops below then index slices whose length is
+    // the loop bound, and keep the row pointers in registers.
+    let mut rows: [&mut [Vector]; N] = rows.each_mut().map(|row| &mut row[range.clone()]);
     let width = range.len();
     match out {
         None => {
-            for v in range {
+            for v in 0..width {
                 let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
                 radix(&lanes, &mut x);
                 for (row, xj) in rows.iter_mut().zip(x) {
@@ -322,11 +377,13 @@ fn stream_rows<const N: usize, const IN_VECTOR: bool>(
             }
         }
         Some(out) => {
-            for (k, v) in range.enumerate() {
+            let mut pieces = out.chunks_exact_mut(width);
+            let mut out: [&mut [Vector]; N] = std::array::from_fn(|_| pieces.next().expect("a piece of out per row"));
+            for v in 0..width {
                 let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
                 radix(&lanes, &mut x);
-                for (j, xj) in x.into_iter().enumerate() {
-                    out[j * width + k] = xj.to_array();
+                for (piece, xj) in out.iter_mut().zip(x) {
+                    piece[v] = xj.to_array();
                 }
             }
         }
@@ -339,23 +396,37 @@ mod tests {
 
     #[test]
     fn plans_cover_every_level_once() {
-        for log_len in 4..=30 {
-            let plan = Tiling::DEFAULT.plan(log_len);
-            let mut next = 0;
-            for pass in &plan {
-                match *pass {
-                    Pass::Local { l1_log, block_log, region_log, .. } => {
-                        assert!(l1_log <= block_log && block_log <= region_log);
-                        next = region_log;
-                    }
-                    Pass::Stream { lo, hi, .. } => {
-                        assert_eq!(lo, next, "2^{log_len}: {plan:?}");
-                        assert!(hi > lo && hi - lo <= Tiling::DEFAULT.stream_levels);
-                        next = hi;
+        let stages = [Stage::SubBlock, Stage::Region, Stage::Stream];
+        let placements = stages.iter().flat_map(|&low| stages.iter().map(move |&high| (low, high)));
+        for (low_lanes, high_lanes) in placements {
+            let tiling = Tiling { low_lanes, high_lanes, ..Tiling::DEFAULT };
+            for log_len in 4..=30 {
+                let plan = tiling.plan(log_len);
+                let (mut next, mut lanes) = (0, 0);
+                let mut add_lanes = |set: u32| {
+                    assert_eq!(lanes & set, 0, "2^{log_len}: in-vector levels twice in {plan:?}");
+                    lanes |= set;
+                };
+                for pass in &plan {
+                    match *pass {
+                        Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } => {
+                            assert!(l1_log <= block_log && block_log <= region_log);
+                            assert!(region_lanes == 0 || block_log < region_log, "{plan:?}");
+                            add_lanes(sub_block_lanes);
+                            add_lanes(region_lanes);
+                            next = region_log;
+                        }
+                        Pass::Stream { lo, hi, lanes } => {
+                            assert_eq!(lo, next, "2^{log_len}: {plan:?}");
+                            assert!(hi > lo && hi - lo <= tiling.stream_levels);
+                            add_lanes(lanes);
+                            next = hi;
+                        }
                     }
                 }
+                assert_eq!(next, log_len, "{plan:?}");
+                assert_eq!(lanes, lane_levels::ALL, "2^{log_len}: {plan:?}");
             }
-            assert_eq!(next, log_len, "{plan:?}");
         }
         // The showcase size crosses memory twice; the largest four times.
         assert_eq!(Tiling::DEFAULT.plan(24).len(), 2);
@@ -371,8 +442,24 @@ mod tests {
         let lanes = ModLanes::new(p).unwrap();
         let digest = |values: &[u32]| values.iter().map(|&x| (x as u64 * x as u64) % p as u64 + 1).sum::<u64>();
         let tilings = [
-            Tiling { l1_log: 4, block_log: 5, region_log: 6, stream_levels: 2, job_log: 13, late_in_vector: false },
-            Tiling { l1_log: 5, block_log: 6, region_log: 8, stream_levels: 3, job_log: 7, late_in_vector: true },
+            Tiling {
+                l1_log: 4,
+                block_log: 5,
+                region_log: 6,
+                stream_levels: 2,
+                job_log: 13,
+                low_lanes: Stage::SubBlock,
+                high_lanes: Stage::SubBlock,
+            },
+            Tiling {
+                l1_log: 5,
+                block_log: 6,
+                region_log: 8,
+                stream_levels: 3,
+                job_log: 7,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::Stream,
+            },
         ];
         let mut rng = crate::kernels::SplitMix64(11);
         for log_len in [4, 6, 9, 14] {
