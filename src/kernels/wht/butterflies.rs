@@ -165,7 +165,7 @@ pub fn radix<const N: usize>(lanes: &ModLanes, x: &mut [u32x16; N]) {
 /// must be a multiple of `2^hi`.
 pub fn sweep_levels(lanes: &ModLanes, v: &mut [Vector], lo: u32, hi: u32, mut in_vector: u32) {
     use lane_levels::{ALL, HIGH, LOW, NONE};
-    debug_assert!(v.len().is_multiple_of(1 << hi));
+    debug_assert!(v.len().is_multiple_of(1 << hi) && [NONE, LOW, HIGH, ALL].contains(&in_vector));
     if lo == hi {
         let upper = UpperLanes::new();
         match in_vector {
