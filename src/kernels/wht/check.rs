@@ -85,6 +85,7 @@ mod tests {
         check_scalar_against_definition(9).unwrap();
     }
 
+    use crate::kernels::wht::tiled::Stage;
     use crate::kernels::wht::{Tiling, wht_tiled_with};
 
     #[test]
@@ -104,13 +105,54 @@ mod tests {
 
     #[test]
     fn small_tilings_exercise_every_pass_shape() {
-        // Tiny tiles put many column passes, uneven pass sizes, bands of several tiles and
-        // single-row-vector tiles within reach of small transforms.
+        // Tiny tiles put many stream passes, uneven pass sizes, jobs of one vector per row
+        // and jobs of several finish pieces within reach of small transforms.
         let tilings = [
-            Tiling { l1_log: 4, block_log: 4, column_levels: 1, tile_log: 5, job_log: 5 },
-            Tiling { l1_log: 4, block_log: 6, column_levels: 3, tile_log: 7, job_log: 9 },
-            Tiling { l1_log: 5, block_log: 7, column_levels: 2, tile_log: 8, job_log: 12 },
-            Tiling { l1_log: 8, block_log: 8, column_levels: 4, tile_log: 8, job_log: 8 },
+            Tiling {
+                l1_log: 4,
+                block_log: 4,
+                region_log: 4,
+                stream_levels: 1,
+                job_log: 5,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::Stream,
+            },
+            Tiling {
+                l1_log: 4,
+                block_log: 6,
+                region_log: 7,
+                stream_levels: 3,
+                job_log: 9,
+                low_lanes: Stage::Stream,
+                high_lanes: Stage::Stream,
+            },
+            Tiling {
+                l1_log: 5,
+                block_log: 7,
+                region_log: 9,
+                stream_levels: 2,
+                job_log: 12,
+                low_lanes: Stage::SubBlock,
+                high_lanes: Stage::SubBlock,
+            },
+            Tiling {
+                l1_log: 8,
+                block_log: 8,
+                region_log: 8,
+                stream_levels: 3,
+                job_log: 7,
+                low_lanes: Stage::Stream,
+                high_lanes: Stage::Region,
+            },
+            Tiling {
+                l1_log: 4,
+                block_log: 5,
+                region_log: 5,
+                stream_levels: 1,
+                job_log: 13,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::SubBlock,
+            },
         ];
         for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();
@@ -118,6 +160,22 @@ mod tests {
                 let name = format!("wht tiled {tiling:?}");
                 check_with(&name, 13, &|data: &mut [u32], p| wht_tiled_with(data, p, &tiling, &sched)).unwrap();
             }
+        }
+    }
+
+    #[test]
+    fn default_tiling_with_a_stream_pass_matches_the_reference() {
+        // The default plan has a stream pass (and late in-vector levels) only above its
+        // 2^21 regions: one size there, on one and on two threads.
+        let p = 2_147_483_647u32;
+        let mut rng = SplitMix64(22);
+        let input: Vec<u32> = (0..1 << 22).map(|_| rng.below(p as u64) as u32).collect();
+        let mut expected = input.clone();
+        wht_scalar(&mut expected, p);
+        for threads in [1, 2] {
+            let mut got = input.clone();
+            wht_tiled_with(&mut got, p, &Tiling::DEFAULT, &Scheduler::new(Some(threads)).unwrap());
+            assert!(got == expected, "default tiling differs from the reference at 2^22 on {threads} threads");
         }
     }
 

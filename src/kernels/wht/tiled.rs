@@ -1,36 +1,47 @@
-//! The cache-tiled transform: as few passes over memory as the caches allow.
+//! The cache-tiled transform: every level applied where the data already is, and the
+//! array crossing memory as few times as the caches allow.
 //!
 //! The levels of a Walsh–Hadamard transform commute, so they can be applied in any
-//! grouping. A plan ([`Tiling::plan`]) groups them into passes:
+//! grouping. A plan ([`Tiling::plan`]) groups them into passes over the array:
 //!
 //! ```text
-//! pass 1, blocks:  for each block of 2^block_log elements (L2-sized):
-//!                      for each sub-block of 2^l1_log elements (L1-sized):
-//!                          levels 0 .. l1_log            (in-vector levels fused into the first sweep)
-//!                      levels l1_log .. block_log
-//! pass 2.., columns: levels lo .. hi (at most column_levels of them): view each run of
-//!                  2^hi elements as 2^(hi-lo) rows of 2^lo; a tile is a band of columns
-//!                  of all those rows, gathered into a scratch buffer, transformed there,
-//!                  and scattered back
+//! local pass, levels 0 .. region_log: for each region of 2^region_log elements (L3-sized):
+//!     for each block of 2^block_log elements (L2-sized):
+//!         for each sub-block of 2^l1_log elements (L1-sized):
+//!             levels 4 .. l1_log                (sweeps in the L1)
+//!         levels l1_log .. block_log            (sweeps in the L2)
+//!     levels block_log .. region_log, and 0-1   (sweeps over the region, still in the L3)
+//! stream passes, levels lo .. hi (at most stream_levels of them), and 2-3 in the first:
+//!     view each run of 2^hi elements as 2^(hi-lo) rows of 2^lo; load one vector from
+//!     every row, butterflies in registers, store back: the rows are sequential streams
 //! ```
 //!
-//! For 2^24 values that is two passes over the 64 MiB array: one for levels 0–15, one
-//! for levels 16–23 (256 rows of 256 columns per 256 KiB tile). Inside a cache, every
-//! sweep applies up to three levels with eight vectors in registers
-//! ([`super::butterflies`]), so the data crosses even the L1 only a few times.
+//! Levels 0–3 pair lanes of one vector ("in-vector" levels, [`super::butterflies`]) and
+//! cost about twice an ordinary level; the plan puts them in the sweeps that wait on the
+//! L3 or on memory, where they fill the wait instead of adding to the compute-bound
+//! sweeps in the L1 and L2 ([`Stage`]).
 //!
-//! Measured at 2^24 on one thread (Zen 4, minimum of 30 runs): the block pass 11 ms,
-//! close to its compute bound (20 ordinary levels at ~0.47 ns and 4 in-vector levels at
-//! ~0.98 ns per vector and level); the column pass 12 ms, of which the strided gather is
-//! about two thirds. A plain read+write pass over the same array takes about 3 ms.
+//! For 2^24 values (64 MiB) that is two passes over memory: the local pass reads each
+//! 8 MiB region from memory once, transforms its 256 KiB blocks in the L2 cache and then
+//! applies levels 16–20 to the region while the L3 cache still holds it; one stream pass
+//! applies levels 21–23 to eight rows at a time. Both passes move the whole array
+//! through memory in long sequential runs, which the hardware prefetchers keep ahead of.
+//! Measured at 2^24 (Zen 4, busy machine, first decile of alternating runs): 14.5 ms on
+//! one thread, of which the local pass about 10.5 and the stream pass about 4; 8.7 ms on
+//! two threads, against about 4.5 ms for two plain read+write passes over the array.
+//!
+//! Why not a column pass for the top levels: the previous design did levels 16–23 on
+//! tiles of 256 rows, each row 256 KiB from the next. Such a gather cannot run ahead
+//! (the rows share the same cache sets, and each row's 1 KiB piece is too short for the
+//! prefetchers), so it waited on memory for two thirds of its time: 12 ms on one thread
+//! for the pass, against about 2.5 ms for a sequential read and write of the array.
 //!
 //! The same code runs on one thread (`tiled`) or on the scheduler's threads
-//! (`parallel`): a pass is a list of independent jobs (blocks, or bands of columns),
-//! and there is one synchronisation per pass, never one per level.
+//! (`parallel`): a pass is a list of independent jobs (regions, or bands of columns of
+//! the stream rows), and there is one synchronisation per pass, never one per level.
 
-use super::butterflies::{Vector, as_vectors, sweep_levels};
+use super::butterflies::{UpperLanes, Vector, as_vectors, in_vector_levels, lane_levels, radix, sweep_levels};
 use super::wht_scalar;
-use crate::arith::lanes::{store_fence, stream_store};
 use crate::arith::{LANES, ModLanes};
 use crate::sched::{Progress, Scheduler};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,72 +55,133 @@ const LANE_LOG: u32 = LANES.trailing_zeros();
 pub struct Tiling {
     /// Sub-blocks transformed entirely inside the L1 cache (levels `0..l1_log`).
     pub l1_log: u32,
-    /// Blocks of the first pass, inside the L2 cache (levels `l1_log..block_log`).
+    /// Blocks inside the L2 cache (levels `l1_log..block_log`).
     pub block_log: u32,
-    /// The most levels one column pass applies.
-    pub column_levels: u32,
-    /// Elements of one column tile (its rows times its columns), gathered into scratch.
-    pub tile_log: u32,
-    /// Elements of one column job: a band of several tiles' columns, one unit of work
-    /// for the scheduler.
+    /// Regions kept in the L3 cache while their blocks are done (levels
+    /// `block_log..region_log`): the local pass.
+    pub region_log: u32,
+    /// The most levels one stream pass applies (`1..=3`: at most eight rows in registers).
+    pub stream_levels: u32,
+    /// Elements of one stream job (its rows times its columns): one unit of work for
+    /// the scheduler.
     pub job_log: u32,
+    /// Where the in-vector levels 0 and 1 are applied.
+    pub low_lanes: Stage,
+    /// Where the in-vector levels 2 and 3 are applied.
+    pub high_lanes: Stage,
+}
+
+/// Where a plan applies a pair of in-vector levels. They commute with every other level,
+/// so any placement computes the same transform; what differs is whether their extra
+/// cost (a shuffle and a masked negation per vector and level) adds to a compute-bound
+/// sweep or fills the wait of a memory-bound one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The first sweep of each L1 sub-block.
+    SubBlock,
+    /// The first sweep over each region (falls back to `SubBlock` when a region has no
+    /// levels of its own).
+    Region,
+    /// The first stream pass (falls back to `SubBlock` when there is no stream pass).
+    Stream,
 }
 
 /// One pass over the array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pass {
-    /// Levels `0..block_log` block by block, `0..l1_log` of them sub-block by sub-block.
-    Blocks {
+    /// Levels `0..region_log`, region by region: in each, block by block, sub-block by
+    /// sub-block (see the module documentation).
+    Local {
         /// log2 of the sub-block length.
         l1_log: u32,
         /// log2 of the block length.
         block_log: u32,
+        /// log2 of the region length.
+        region_log: u32,
+        /// The in-vector levels ([`lane_levels`]) the first sweep of each sub-block applies.
+        sub_block_lanes: u32,
+        /// The in-vector levels the first sweep over each region applies.
+        region_lanes: u32,
     },
-    /// Levels `lo..hi` on bands of columns.
-    Columns {
+    /// Levels `lo..hi` on rows `2^lo` elements apart, one vector of each row at a time.
+    Stream {
         /// The first level.
         lo: u32,
         /// One past the last level.
         hi: u32,
+        /// The in-vector levels ([`lane_levels`]) this pass applies as well.
+        lanes: u32,
     },
 }
 
 impl Tiling {
-    /// The tiles of this machine (AMD Zen 4: 32 KiB L1d and 1 MiB L2 per core): 16 KiB
-    /// sub-blocks leave half the L1 for the other stream; 256 KiB blocks and column tiles
-    /// leave room in the L2 for the prefetched next tile; 4 MiB column jobs make 16 jobs
-    /// for a 2^24 transform, a few per thread.
-    pub const DEFAULT: Tiling = Tiling { l1_log: 12, block_log: 16, column_levels: 8, tile_log: 16, job_log: 20 };
+    /// The tiles of this machine (AMD Zen 4: 32 KiB L1d and 1 MiB L2 per core, 32 MiB
+    /// L3 shared): 8 KiB sub-blocks leave most of the L1 to the block being streamed in
+    /// (2–3% faster than 16 KiB ones at 2^24, 4 KiB ones are no better); 256 KiB blocks
+    /// leave room in the L2 for what the prefetchers bring in next; 8 MiB regions
+    /// let two threads keep theirs in the L3 together with room to spare; 4 MiB stream
+    /// jobs make 16 jobs at 2^24, several per thread.
+    ///
+    /// The in-vector levels, which cost about twice an ordinary level, go to the two
+    /// sweeps that wait on memory rather than on arithmetic: levels 0–1 to the first
+    /// sweep over each region (it streams the region from the L3), levels 2–3 to the
+    /// stream pass (it streams the array from memory). At 2^24, 101 alternating runs
+    /// on a busy machine, first decile: 15.3 ms on one thread and 9.1 ms on two,
+    /// against 15.6 and 9.5 with all four in the stream pass, and 16.4 and 11+ with all
+    /// four in the compute-bound sub-block sweep.
+    pub const DEFAULT: Tiling = Tiling {
+        l1_log: 11,
+        block_log: 16,
+        region_log: 21,
+        stream_levels: 3,
+        job_log: 20,
+        low_lanes: Stage::Region,
+        high_lanes: Stage::Stream,
+    };
 
     /// Checks the invariants the passes rely on.
     ///
     /// # Panics
-    /// Unless `4 <= l1_log <= block_log`, `1 <= column_levels`,
-    /// `column_levels + 4 <= tile_log <= job_log`.
+    /// Unless `4 <= l1_log <= block_log <= region_log`, `1 <= stream_levels <= 3` and
+    /// `stream_levels + 4 <= job_log`.
     pub fn validate(&self) {
         assert!(
             LANE_LOG <= self.l1_log
                 && self.l1_log <= self.block_log
-                && self.column_levels >= 1
-                && self.column_levels + LANE_LOG <= self.tile_log
-                && self.tile_log <= self.job_log,
+                && self.block_log <= self.region_log
+                && (1..=3).contains(&self.stream_levels)
+                && self.stream_levels + LANE_LOG <= self.job_log,
             "inconsistent tiling {self:?}"
         );
     }
 
-    /// The passes for a transform of `2^log_len` elements (`log_len >= 4`): one block
-    /// pass, then as few column passes as `column_levels` allows, sharing the remaining
+    /// The passes for a transform of `2^log_len` elements (`log_len >= 4`): one local
+    /// pass, then as few stream passes as `stream_levels` allows, sharing the remaining
     /// levels evenly.
     pub fn plan(&self, log_len: u32) -> Vec<Pass> {
         self.validate();
         assert!(log_len >= LANE_LOG, "the tiled plan needs at least one vector, got 2^{log_len}");
-        let block_log = log_len.min(self.block_log);
-        let mut passes = vec![Pass::Blocks { l1_log: block_log.min(self.l1_log), block_log }];
-        let mut lo = block_log;
+        let region_log = log_len.min(self.region_log);
+        let block_log = region_log.min(self.block_log);
+        let l1_log = block_log.min(self.l1_log);
+        // Each pair of in-vector levels goes where the tiling asks, if that stage exists.
+        let mut placed = [0u32; 3];
+        for (stage, levels) in [(self.low_lanes, lane_levels::LOW), (self.high_lanes, lane_levels::HIGH)] {
+            let stage = match stage {
+                Stage::Stream if region_log == log_len => Stage::SubBlock,
+                Stage::Region if block_log == region_log => Stage::SubBlock,
+                stage => stage,
+            };
+            placed[stage as usize] |= levels;
+        }
+        let [sub_block_lanes, region_lanes, stream_lanes] = placed;
+        let mut passes = vec![Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes }];
+        let mut lo = region_log;
         while lo < log_len {
-            let passes_left = (log_len - lo).div_ceil(self.column_levels);
+            let passes_left = (log_len - lo).div_ceil(self.stream_levels);
             let hi = lo + (log_len - lo).div_ceil(passes_left);
-            passes.push(Pass::Columns { lo, hi });
+            let lanes = if lo == region_log { stream_lanes } else { lane_levels::NONE };
+            passes.push(Pass::Stream { lo, hi, lanes });
             lo = hi;
         }
         passes
@@ -131,12 +203,15 @@ pub fn wht_tiled_with(data: &mut [u32], p: u32, tiling: &Tiling, sched: &Schedul
     wht_tiled_then(data, &lanes, tiling, sched, true, &|_: &[u32]| 0, 1);
 }
 
-/// Runs the tiled transform (`data.len() >= 16`, a power of two) and hands every tile of
-/// the last pass, once transformed, to `finish`; returns the sum of what it returned.
-/// With `write_back` false the last pass does not store its tiles into `data` (which
-/// then holds partly transformed values): a consumer such as a power sum saves a write
-/// of the whole array. `last_weight` is the cost of the last pass relative to the others,
-/// for the progress bar.
+/// Runs the tiled transform (`data.len() >= 16`, a power of two) and hands every piece
+/// of the last pass, once transformed, to `finish`; returns the sum of what it returned.
+/// The pieces cover the array exactly once, each a whole number of 16-value vectors: at
+/// most [`FINISH_PIECE`] values of each row of a stream job when the last pass is a
+/// stream pass, a whole region otherwise. With `write_back` false a last stream pass
+/// hands over pieces of a scratch buffer instead of storing into `data` (which is then
+/// left partly transformed): a consumer such as a power sum saves a write of the whole
+/// array. `last_weight` is the cost of the last pass relative to the others, for the
+/// progress bar.
 #[allow(clippy::too_many_arguments)]
 pub fn wht_tiled_then<F>(
     data: &mut [u32],
@@ -159,51 +234,59 @@ where
         let last = (i + 1 == plan.len()).then_some(finish);
         let weight = if last.is_some() { last_weight } else { 1 };
         total += match pass {
-            Pass::Blocks { l1_log, block_log } => {
-                block_pass(data, lanes, l1_log, block_log, sched, last, &progress, weight)
-            }
-            Pass::Columns { lo, hi } => {
-                column_pass(data, lanes, (lo, hi), tiling, sched, last, write_back || last.is_none(), &progress, weight)
+            Pass::Local { .. } => local_pass(data, lanes, pass, sched, last, &progress, weight),
+            Pass::Stream { lo, hi, lanes: in_vector } => {
+                let write_back = write_back || last.is_none();
+                let shape = (lo, hi, in_vector);
+                stream_pass(data, lanes, shape, tiling.job_log, sched, last, write_back, &progress, weight)
             }
         };
     }
     total
 }
 
-/// Levels `0..block_log` on each block, `0..l1_log` of them on each sub-block first.
-#[allow(clippy::too_many_arguments)]
-fn block_pass<F: Fn(&[u32]) -> u64 + Sync>(
+/// Levels `0..region_log` on each region (see the module documentation).
+fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    l1_log: u32,
-    block_log: u32,
+    pass: Pass,
     sched: &Scheduler,
     finish: Option<&F>,
     progress: &Progress,
     weight: u64,
 ) -> u64 {
+    let Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } = pass else {
+        unreachable!("local_pass runs local passes")
+    };
     let total = AtomicU64::new(0);
-    sched.for_each_chunk(data, 1 << block_log, |_, block| {
-        let vectors = as_vectors(block);
-        for sub in vectors.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
-            sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, LANE_LOG);
+    sched.for_each_chunk(data, 1 << region_log, |_, region| {
+        let vectors = as_vectors(region);
+        for block in vectors.chunks_exact_mut(1 << (block_log - LANE_LOG)) {
+            for sub in block.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
+                sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, sub_block_lanes);
+            }
+            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, lane_levels::NONE);
         }
-        sweep_levels(lanes, vectors, l1_log - LANE_LOG, block_log - LANE_LOG, 0);
+        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, region_lanes);
         if let Some(f) = finish {
-            total.fetch_add(f(block), Ordering::Relaxed);
+            total.fetch_add(f(region), Ordering::Relaxed);
         }
-        progress.inc(weight * block.len() as u64);
+        progress.inc(weight * region.len() as u64);
     });
     total.into_inner()
 }
 
-/// Levels `lo..hi` on bands of columns (see the module documentation).
+/// Elements of each row a stream job transforms before handing them to `finish`: with
+/// eight rows, 32 KiB, so the pieces are still in the L1 or L2 cache when read again.
+pub const FINISH_PIECE: usize = 1 << 10;
+
+/// Levels `lo..hi` on rows `2^lo` apart (see the module documentation).
 #[allow(clippy::too_many_arguments)]
-fn column_pass<F: Fn(&[u32]) -> u64 + Sync>(
+fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
     lanes: &ModLanes,
-    (lo, hi): (u32, u32),
-    tiling: &Tiling,
+    (lo, hi, in_vector): (u32, u32, u32),
+    job_log: u32,
     sched: &Scheduler,
     finish: Option<&F>,
     write_back: bool,
@@ -212,100 +295,108 @@ fn column_pass<F: Fn(&[u32]) -> u64 + Sync>(
 ) -> u64 {
     let rows = 1usize << (hi - lo);
     let row_len = 1usize << lo;
-    // The tile and job widths are powers of two with 16 <= width <= job_width <= row_len
-    // (tile_log >= column_levels + 4 >= (hi - lo) + 4 and lo >= block_log >= 4).
-    let width = row_len.min((1 << tiling.tile_log) / rows);
-    let job_width = row_len.min((1 << tiling.job_log) / rows).max(width);
+    // A power of two with 16 <= job_width <= row_len (job_log >= (hi - lo) + 4 and
+    // lo >= region_log >= 4).
+    let job_width = row_len.min((1 << job_log) / rows);
     // A job owns the same band of columns in every row of one run of 2^hi elements:
     // splitting rows into pieces hands each job disjoint `&mut` slices.
-    let mut jobs: Vec<Vec<&mut [u32]>> = Vec::with_capacity(data.len() / (rows * job_width));
+    let mut jobs: Vec<Vec<&mut [Vector]>> = Vec::with_capacity(data.len() / (rows * job_width));
     for run in data.chunks_exact_mut(rows * row_len) {
         let first = jobs.len();
         jobs.extend((0..row_len / job_width).map(|_| Vec::with_capacity(rows)));
         for row in run.chunks_exact_mut(row_len) {
             for (band, piece) in row.chunks_exact_mut(job_width).enumerate() {
-                jobs[first + band].push(piece);
+                jobs[first + band].push(as_vectors(piece));
             }
         }
     }
     let total = AtomicU64::new(0);
-    let width_log = (width / LANES).trailing_zeros();
     sched.for_each_chunk(&mut jobs, 1, |_, job| {
         let pieces = &mut job[0];
-        let mut scratch: Vec<Vector> = vec![[0; LANES]; rows * width / LANES];
-        for column in (0..job_width).step_by(width) {
-            let flat = scratch.as_flattened_mut();
-            for r in 0..rows {
-                if let Some(ahead) = pieces.get(r + PREFETCH_ROWS) {
-                    prefetch(&ahead[column..column + width]);
-                }
-                flat[r * width..(r + 1) * width].copy_from_slice(&pieces[r][column..column + width]);
+        let mut scratch: Vec<Vector> =
+            if write_back { Vec::new() } else { vec![[0; LANES]; rows * FINISH_PIECE / LANES] };
+        let mut sum = 0;
+        for start in (0..job_width / LANES).step_by(FINISH_PIECE / LANES) {
+            let end = (start + FINISH_PIECE / LANES).min(job_width / LANES);
+            let out = if write_back { None } else { Some(&mut scratch[..rows * (end - start)]) };
+            match rows {
+                2 => stream_rows_with::<2>(lanes, pieces, start..end, in_vector, out),
+                4 => stream_rows_with::<4>(lanes, pieces, start..end, in_vector, out),
+                _ => stream_rows_with::<8>(lanes, pieces, start..end, in_vector, out),
             }
-            // In the scratch tile the rows are `width` apart: the column levels are
-            // vector levels width_log .. width_log + (hi - lo).
-            sweep_levels(lanes, &mut scratch, width_log, width_log + hi - lo, 0);
-            let flat = scratch.as_flattened();
             if let Some(f) = finish {
-                total.fetch_add(f(flat), Ordering::Relaxed);
-            }
-            if write_back {
-                for (r, piece) in pieces.iter_mut().enumerate() {
-                    stream_copy(&mut piece[column..column + width], &flat[r * width..(r + 1) * width]);
+                if write_back {
+                    sum += pieces.iter().map(|piece| f(piece[start..end].as_flattened())).sum::<u64>();
+                } else {
+                    sum += f(scratch[..rows * (end - start)].as_flattened());
                 }
             }
         }
-        store_fence();
+        total.fetch_add(sum, Ordering::Relaxed);
         progress.inc(weight * (rows * job_width) as u64);
     });
     total.into_inner()
 }
 
-/// Rows of a column tile requested ahead of the one being copied. The rows are a power of
-/// two apart, so they share the same sets of the 8-way caches: a few rows ahead fit beside
-/// the one being copied (into the L1, 8 ahead evicted it: 23.6 ms for the column pass of
-/// 2^24, against 15.6 with 2–6 ahead and 16.5 with none).
-const PREFETCH_ROWS: usize = 4;
-
-/// Asks for every cache line of `data` to be brought into the L2 cache.
-///
-/// Why: the rows of a column tile are far apart, so the hardware prefetcher, which follows
-/// sequential streams, does not run ahead of the gather; without help each row waits
-/// for its own round trip to memory. The L2 hint rather than the L1 one: an L1 prefetch
-/// holds one of the L1's few miss buffers until its line arrives (column pass of 2^24,
-/// medians on one thread: 15.5 ms with L1 prefetches, 12.3 ms with L2 ones).
+/// [`stream_rows`] with its set of in-vector levels chosen at run time.
 #[inline(always)]
-fn prefetch(data: &[u32]) {
-    #[cfg(target_arch = "x86_64")]
-    for line in data.chunks(LANES) {
-        use core::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
-        // SAFETY: a prefetch is only a hint: it never faults and has no visible effect,
-        // and the address is inside a live slice anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T1>(line.as_ptr().cast::<i8>()) };
+fn stream_rows_with<const N: usize>(
+    lanes: &ModLanes,
+    rows: &mut [&mut [Vector]],
+    range: std::ops::Range<usize>,
+    in_vector: u32,
+    out: Option<&mut [Vector]>,
+) {
+    use lane_levels::{ALL, HIGH, LOW, NONE};
+    match in_vector {
+        NONE => stream_rows::<N, NONE>(lanes, rows, range, out),
+        LOW => stream_rows::<N, LOW>(lanes, rows, range, out),
+        HIGH => stream_rows::<N, HIGH>(lanes, rows, range, out),
+        _ => stream_rows::<N, ALL>(lanes, rows, range, out),
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = data;
 }
 
-/// Copies `src` into `dst` (same length) with non-temporal stores for the whole cache
-/// lines of `dst` (see [`stream_store`]), plain stores for partial lines at its ends.
-///
-/// Why: the rows of a column tile are `2^lo` elements apart, a power of two, so they all
-/// map to the same few sets of the L1 and L2 caches. By the time a transformed tile is
-/// written back, its lines have been evicted, and an ordinary store would first read each
-/// line back from memory. [`store_fence`] must follow before other threads read `dst`.
-fn stream_copy(dst: &mut [u32], src: &[u32]) {
-    debug_assert_eq!(dst.len(), src.len());
-    // Elements before the first 64-byte boundary of dst (u32 slices are 4-aligned).
-    let head = (dst.as_ptr().addr().wrapping_neg() % 64 / 4).min(dst.len());
-    let (dst_head, dst_lines) = dst.split_at_mut(head);
-    let (src_head, src_lines) = src.split_at(head);
-    dst_head.copy_from_slice(src_head);
-    let (lines, dst_tail) = dst_lines.as_chunks_mut::<LANES>();
-    let (src_chunks, src_tail) = src_lines.as_chunks::<LANES>();
-    for (d, s) in lines.iter_mut().zip(src_chunks) {
-        stream_store(d, u32x16::from(*s));
+/// Butterflies among `N` rows, vectors `range` of each, after the in-vector levels of the
+/// set `IN_VECTOR` on every vector: results back into the rows, or into `out` (row `j`'s
+/// vectors at `j * range.len()`) when given.
+#[inline(always)]
+fn stream_rows<const N: usize, const IN_VECTOR: u32>(
+    lanes: &ModLanes,
+    rows: &mut [&mut [Vector]],
+    range: std::ops::Range<usize>,
+    out: Option<&mut [Vector]>,
+) {
+    // A local copy keeps the modulus in a register (see `butterflies::sweep`).
+    let lanes = *lanes;
+    let upper = UpperLanes::new();
+    let load = |x: &Vector| in_vector_levels::<IN_VECTOR>(&lanes, upper, u32x16::from(*x));
+    let rows: &mut [&mut [Vector]; N] = rows.try_into().expect("one piece per row");
+    // Each row cut to `range` once: the loops below then index slices whose length is
+    // the loop bound, and keep the row pointers in registers.
+    let mut rows: [&mut [Vector]; N] = rows.each_mut().map(|row| &mut row[range.clone()]);
+    let width = range.len();
+    match out {
+        None => {
+            for v in 0..width {
+                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                radix(&lanes, &mut x);
+                for (row, xj) in rows.iter_mut().zip(x) {
+                    row[v] = xj.to_array();
+                }
+            }
+        }
+        Some(out) => {
+            let mut pieces = out.chunks_exact_mut(width);
+            let mut out: [&mut [Vector]; N] = std::array::from_fn(|_| pieces.next().expect("a piece of out per row"));
+            for v in 0..width {
+                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                radix(&lanes, &mut x);
+                for (piece, xj) in out.iter_mut().zip(x) {
+                    piece[v] = xj.to_array();
+                }
+            }
+        }
     }
-    dst_tail.copy_from_slice(src_tail);
 }
 
 #[cfg(test)]
@@ -313,41 +404,90 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stream_copy_copies_at_any_alignment() {
-        let src: Vec<u32> = (1..=4096).collect();
-        for offset in [0, 1, 7, 15, 16, 17] {
-            for len in [0, 1, 5, 16, 17, 31, 1024, 1024 + 9] {
-                let mut dst = vec![0u32; 4096 + 32];
-                stream_copy(&mut dst[offset..offset + len], &src[..len]);
-                store_fence();
-                assert_eq!(&dst[offset..offset + len], &src[..len], "offset {offset} len {len}");
-                assert!(dst[..offset].iter().chain(&dst[offset + len..]).all(|&x| x == 0));
+    fn plans_cover_every_level_once() {
+        let stages = [Stage::SubBlock, Stage::Region, Stage::Stream];
+        let placements = stages.iter().flat_map(|&low| stages.iter().map(move |&high| (low, high)));
+        for (low_lanes, high_lanes) in placements {
+            let tiling = Tiling { low_lanes, high_lanes, ..Tiling::DEFAULT };
+            for log_len in 4..=30 {
+                let plan = tiling.plan(log_len);
+                let (mut next, mut lanes) = (0, 0);
+                let mut add_lanes = |set: u32| {
+                    assert_eq!(lanes & set, 0, "2^{log_len}: in-vector levels twice in {plan:?}");
+                    lanes |= set;
+                };
+                for pass in &plan {
+                    match *pass {
+                        Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } => {
+                            assert!(l1_log <= block_log && block_log <= region_log);
+                            assert!(region_lanes == 0 || block_log < region_log, "{plan:?}");
+                            add_lanes(sub_block_lanes);
+                            add_lanes(region_lanes);
+                            next = region_log;
+                        }
+                        Pass::Stream { lo, hi, lanes } => {
+                            assert_eq!(lo, next, "2^{log_len}: {plan:?}");
+                            assert!(hi > lo && hi - lo <= tiling.stream_levels);
+                            add_lanes(lanes);
+                            next = hi;
+                        }
+                    }
+                }
+                assert_eq!(next, log_len, "{plan:?}");
+                assert_eq!(lanes, lane_levels::ALL, "2^{log_len}: {plan:?}");
             }
         }
+        // The showcase size crosses memory twice; the largest four times.
+        assert_eq!(Tiling::DEFAULT.plan(24).len(), 2);
+        assert_eq!(Tiling::DEFAULT.plan(30).len(), 4);
     }
 
     #[test]
-    fn plans_cover_every_level_once() {
-        for log_len in 4..=30 {
-            let plan = Tiling::DEFAULT.plan(log_len);
-            let mut next = 0;
-            for pass in &plan {
-                match *pass {
-                    Pass::Blocks { l1_log, block_log } => {
-                        assert!(l1_log <= block_log);
-                        next = block_log;
-                    }
-                    Pass::Columns { lo, hi } => {
-                        assert_eq!(lo, next, "2^{log_len}: {plan:?}");
-                        assert!(hi > lo && hi - lo <= Tiling::DEFAULT.column_levels);
-                        next = hi;
+    fn finish_sees_every_transformed_value_once() {
+        // An order-independent digest of the pieces handed to `finish` must equal that of
+        // the reference transform, with and without writing the last pass back, whether
+        // the last pass is local or a stream pass of several finish pieces.
+        let p = 2_147_483_647u32;
+        let lanes = ModLanes::new(p).unwrap();
+        let digest = |values: &[u32]| values.iter().map(|&x| (x as u64 * x as u64) % p as u64 + 1).sum::<u64>();
+        let tilings = [
+            Tiling {
+                l1_log: 4,
+                block_log: 5,
+                region_log: 6,
+                stream_levels: 2,
+                job_log: 13,
+                low_lanes: Stage::SubBlock,
+                high_lanes: Stage::SubBlock,
+            },
+            Tiling {
+                l1_log: 5,
+                block_log: 6,
+                region_log: 8,
+                stream_levels: 3,
+                job_log: 7,
+                low_lanes: Stage::Region,
+                high_lanes: Stage::Stream,
+            },
+        ];
+        let mut rng = crate::kernels::SplitMix64(11);
+        for log_len in [4, 6, 9, 14] {
+            let input: Vec<u32> = (0..1 << log_len).map(|_| rng.below(p as u64) as u32).collect();
+            let mut expected = input.clone();
+            wht_scalar(&mut expected, p);
+            for tiling in tilings {
+                for threads in [1, 3] {
+                    let sched = Scheduler::new(Some(threads)).unwrap();
+                    for write_back in [true, false] {
+                        let mut data = input.clone();
+                        let got = wht_tiled_then(&mut data, &lanes, &tiling, &sched, write_back, &digest, 1);
+                        assert_eq!(got, digest(&expected), "2^{log_len} {tiling:?} write_back {write_back}");
+                        if write_back {
+                            assert_eq!(data, expected);
+                        }
                     }
                 }
             }
-            assert_eq!(next, log_len, "{plan:?}");
         }
-        // The showcase size crosses memory twice; the largest three times.
-        assert_eq!(Tiling::DEFAULT.plan(24).len(), 2);
-        assert_eq!(Tiling::DEFAULT.plan(30).len(), 3);
     }
 }
