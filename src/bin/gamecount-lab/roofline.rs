@@ -6,6 +6,7 @@
 
 use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
+use gamecount::kernels::series::pairs::{PAIR_LANES, Pairs};
 use gamecount::sched::Scheduler;
 use std::hint::black_box;
 use std::io::Write;
@@ -188,6 +189,29 @@ fn mac64_chains(steps: usize, seed: u64) -> u64 {
     acc.iter().flatten().fold(0, |s, &v| s ^ v)
 }
 
+/// 16-bit word products per second with the pairwise dot product of `Pairs` (VNNI
+/// `vpdpwssd` where the build has it: 32 word products per instruction), eight
+/// independent accumulators per thread: the unit of `catalan-words`.
+fn word_dot_rate(sched: &Scheduler) -> f64 {
+    const STEPS: usize = 8_000_000;
+    let threads = sched.threads();
+    let seconds = best_of(|| {
+        let sums = sched.map_collect(threads, |t| {
+            let (a, b) = (Pairs::splat(black_box(0x0003_0005 + t as i32)), Pairs::splat(black_box(0x0007_0002)));
+            let mut acc = [Pairs::zero(); 8];
+            for _ in 0..STEPS {
+                // Each accumulator is its own chain: eight hide the instruction's latency.
+                for acc in acc.iter_mut() {
+                    *acc = acc.dot_add(a, b);
+                }
+            }
+            acc.iter().fold(0i32, |s, v| s ^ v.sum_lanes())
+        });
+        black_box(sums);
+    });
+    (threads * STEPS * 8 * 2 * PAIR_LANES) as f64 / seconds / 1e9
+}
+
 /// Scalar 64-bit loads per second from a table that sits in L1 (4 KiB, summed by four
 /// independent accumulators): the unit of the stone scan's row reads.
 fn l1_load_rate(sched: &Scheduler) -> f64 {
@@ -268,6 +292,15 @@ pub fn run(out: &Path) -> Result<(), String> {
             mac,
             "G/s",
             "vpmuludq + vpaddq, 8 independent accumulators per thread, per lane".into(),
+        ));
+        let dots = word_dot_rate(&sched);
+        eprintln!("16-bit word products (pairwise dot), {threads} threads: {dots:.2} G/s");
+        rows.push((
+            "word dot i16 pairs (VNNI where built)".into(),
+            threads,
+            dots,
+            "G/s",
+            "Pairs::dot_add (vpdpwssd with AVX-512 VNNI), 8 independent vectors per thread, per word product".into(),
         ));
         let loads = l1_load_rate(&sched);
         eprintln!("L1 reads, {threads} threads: {loads:.2} G words/s");
