@@ -3,8 +3,9 @@
 #   1. builds the release binaries;
 #   2. times the release binary over the size ladders of scripts/ladder.csv (repeated
 #      runs, medians) into results/timings.csv;
-#   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh)
-#      and runs `gamecount verify --deep` into results/verify-deep.txt;
+#   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh),
+#      runs `gamecount verify --deep` into results/verify-deep.txt and times the C++
+#      baselines against the binary into results/baselines.csv (scripts/baselines.sh);
 #   4. writes results/README.md and the SVG plots in results/plots/.
 #
 #   scripts/bench.sh                 # everything (about 15-30 minutes on 2 cores)
@@ -31,5 +32,7 @@ if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
     scripts/roofline.sh
     # The pre-release verification, with its duration, for the report.
     target/release/gamecount verify --deep > results/verify-deep.txt 2>&1
+    # The whole process against straightforward C++ (skipped, with a note, without g++).
+    scripts/baselines.sh || echo "note: C++ baselines not timed (see the error above)" >&2
 fi
 "$lab" report --dir results

@@ -226,6 +226,35 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
+    // 3b. Against the straightforward C++ programs (scripts/baselines.sh).
+    if let Ok(text) = std::fs::read_to_string(dir.join("baselines.csv")) {
+        let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 7).collect();
+        if !rows.is_empty() {
+            let _ = writeln!(md, "## Against straightforward C++ (scripts/baselines.sh)\n");
+            let _ = writeln!(
+                md,
+                "Whole processes, wall clock from start to exit, medians of alternated runs; both print the \
+                 same answer (the script checks). The programs are in `scripts/baselines/`.\n"
+            );
+            let _ = writeln!(md, "| problem | parameters | C++ program | C++ | gamecount | gamecount faster by |");
+            let _ = writeln!(md, "|---|---|---|---|---|---|");
+            for r in rows {
+                let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} | {}× |",
+                    r[0],
+                    r[1],
+                    r[2],
+                    seconds(&r[3]),
+                    seconds(&r[4]),
+                    r[5]
+                );
+            }
+            let _ = writeln!(md);
+        }
+    }
+
     // 4. Distance from the machine's limits.
     if !limits.is_empty() {
         let _ = writeln!(md, "## Distance from the machine's limits\n");

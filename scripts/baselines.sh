@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Times the straightforward C++ programs of scripts/baselines/ against the whole
+# `gamecount solve` process on the same instance (wall clock, process start to exit,
+# median of REPEATS runs each, alternated so both see the same machine load), checks
+# that both print the same answer, and writes results/baselines.csv, which
+# results/README.md reports as ratios.
+#
+#   scripts/baselines.sh            # needs g++ (Debian: build-essential)
+#   REPEATS=9 scripts/baselines.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v g++ >/dev/null 2>&1; then
+    echo "error: g++ is missing: install build-essential (Debian) to time the C++ baselines" >&2
+    exit 1
+fi
+cargo build --release --quiet --bins
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+g++ -O2 -march=native -o "$build/cards" scripts/baselines/cards.cpp
+g++ -O2 -march=native -o "$build/stones" scripts/baselines/stones.cpp
+
+repeats=${REPEATS:-5}
+gamecount=target/release/gamecount
+out=results/baselines.csv
+mkdir -p results
+
+# One run of "$@": prints its wall seconds and the first field of its stdout.
+run_timed() {
+    local start end answer
+    start=$(date +%s.%N)
+    answer=$("$@" 2>/dev/null | head -n 1 | cut -d' ' -f1)
+    end=$(date +%s.%N)
+    echo "$(echo "$end - $start" | bc -l) $answer"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) vCPUs"
+echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit" > "$out"
+
+# One comparison: name, params label, the gamecount arguments, then the baseline command.
+compare() {
+    local problem=$1 params=$2 baseline=$3 solve_args=$4
+    shift 4
+    local base_times=() ours_times=() base_answer ours_answer seconds
+    for _ in $(seq "$repeats"); do
+        read -r seconds base_answer < <(run_timed "$@")
+        base_times+=("$seconds")
+        # shellcheck disable=SC2086 # the solve arguments are words on purpose
+        read -r seconds ours_answer < <(run_timed "$gamecount" solve $solve_args)
+        ours_times+=("$seconds")
+    done
+    if [[ "$base_answer" != "$ours_answer" ]]; then
+        echo "error: $problem $baseline answers $base_answer, gamecount $ours_answer" >&2
+        exit 1
+    fi
+    local base ours
+    base=$(printf '%s\n' "${base_times[@]}" | median)
+    ours=$(printf '%s\n' "${ours_times[@]}" | median)
+    local ratio
+    ratio=$(echo "$base / $ours" | bc -l)
+    printf '%s: %s %.3f s, gamecount %.4f s, %.1fx\n' "$problem" "$baseline" "$base" "$ours" "$ratio" >&2
+    printf '%s,"%s",%s,%.6f,%.6f,%.2f,%s,"%s",%s,%s\n' "$problem" "$params" "$baseline" "$base" "$ours" "$ratio" \
+        "$ours_answer" "$machine" "$(date -u +%F)" "$(git rev-parse --short HEAD)" >> "$out"
+}
+
+compare cards "n=10^7 s=10^7" scalar-cpp "cards --cards 10000000 --suits 10000000" \
+    "$build/cards" 10000000 10000000
+compare stones "L=1000" seed-scan-cpp "stones --limit 1000" "$build/stones" 1000 plain
+compare stones "L=1000" seed-shortcuts-cpp "stones --limit 1000" "$build/stones" 1000 shortcuts
+echo "wrote $out" >&2
