@@ -6,9 +6,11 @@
 #   3. measures the machine's limits into results/roofline.csv (scripts/roofline.sh),
 #      runs `gamecount verify --deep` into results/verify-deep.txt and times the C++
 #      baselines against the binary into results/baselines.csv (scripts/baselines.sh);
-#   4. writes results/README.md and the SVG plots in results/plots/.
+#   4. runs `cargo bench` (every kernel family side by side) and summarises it into
+#      results/criterion.md (skip with SKIP_CRITERION=1);
+#   5. writes results/README.md and the SVG plots in results/plots/.
 #
-#   scripts/bench.sh                 # everything (about 15-30 minutes on 2 cores)
+#   scripts/bench.sh                 # everything (about 30-40 minutes on 2 cores)
 #   scripts/bench.sh --problem cards # one problem's ladders (keeps the other results)
 #   REPEATS=3 scripts/bench.sh       # fewer runs per point
 #
@@ -34,5 +36,11 @@ if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
     target/release/gamecount verify --deep > results/verify-deep.txt 2>&1
     # The whole process against straightforward C++ (skipped, with a note, without g++).
     scripts/baselines.sh || echo "note: C++ baselines not timed (see the error above)" >&2
+fi
+# Every kernel family side by side (criterion), summarised into results/criterion.md.
+if [[ ${#problem_args[@]} -eq 0 && -z "${SKIP_CRITERION:-}" ]]; then
+    echo "cargo bench (log: target/bench.log)" >&2
+    cargo bench > target/bench.log 2>&1 || { tail -n 30 target/bench.log >&2; exit 1; }
+    "$lab" criterion --out results/criterion.md
 fi
 "$lab" report --dir results

@@ -5,10 +5,13 @@
 //!   medians to `results/timings.csv`.
 //! - `roofline`: measures this machine's limits with the project's own code (memory
 //!   bandwidth, modular multiplications, butterflies) into `results/roofline.csv`.
+//! - `criterion`: summarises the last `cargo bench` (criterion's records) into
+//!   `results/criterion.md`: every variant side by side, with speed-ups.
 //! - `report`: regenerates `results/README.md` and the SVG plots from those files.
 //!
 //! Everything it reports is measured on the machine it runs on; nothing is typed in.
 
+mod criterion;
 mod ladder;
 mod report;
 mod roofline;
@@ -55,6 +58,15 @@ enum LabCommand {
         #[arg(long, default_value = "results/roofline.csv")]
         out: PathBuf,
     },
+    /// Summarise the last `cargo bench` into a Markdown table per kernel family.
+    Criterion {
+        /// Criterion's output folder.
+        #[arg(long, default_value = "target/criterion")]
+        from: PathBuf,
+        /// Where to write the summary (results/README.md includes it).
+        #[arg(long, default_value = "results/criterion.md")]
+        out: PathBuf,
+    },
     /// Regenerate results/README.md and results/plots/ from the CSV files.
     Report {
         /// The results folder (reads timings.csv and roofline.csv there).
@@ -70,6 +82,7 @@ fn main() -> ExitCode {
             ladder::run(&ladder, &binary, &out, repeats, max_seconds, problem.as_deref())
         }
         LabCommand::Roofline { out } => roofline::run(&out),
+        LabCommand::Criterion { from, out } => criterion::run(&from, &out),
         LabCommand::Report { dir } => report::run(&dir),
     };
     match outcome {

@@ -306,9 +306,12 @@ pub fn run(dir: &Path) -> Result<(), String> {
         );
     }
 
-    // Extra hand-maintained notes (benchmark tables from criterion, bounds) are appended.
-    if let Ok(extra) = std::fs::read_to_string(dir.join("notes.md")) {
-        md.push_str(&extra);
+    // The last `cargo bench`, summarised by `gamecount-lab criterion`, then the notes
+    // written by hand (what the figures mean against each issue's targets).
+    for extra in ["criterion.md", "notes.md"] {
+        if let Ok(text) = std::fs::read_to_string(dir.join(extra)) {
+            md.push_str(&text);
+        }
     }
     std::fs::write(dir.join("README.md"), md).map_err(|e| e.to_string())?;
     eprintln!("wrote {}", dir.join("README.md").display());
