@@ -2,15 +2,17 @@
 //! so every figure the CLI or a bench prints says which features were active.
 
 /// The SIMD-relevant target features this build was compiled with, e.g.
-/// `"avx512f avx512bw avx512dq avx512vl avx512ifma avx2 fma sse4.2"`, or `"sse2"` for a
+/// `"avx512f avx512bw avx512dq avx512vl avx512ifma avx512vnni avx512vbmi2 avx2 fma sse4.2"`, or `"sse2"` for a
 /// portable x86-64 build.
 pub fn target_features() -> String {
-    let features: [(&str, bool); 8] = [
+    let features: [(&str, bool); 10] = [
         ("avx512f", cfg!(target_feature = "avx512f")),
         ("avx512bw", cfg!(target_feature = "avx512bw")),
         ("avx512dq", cfg!(target_feature = "avx512dq")),
         ("avx512vl", cfg!(target_feature = "avx512vl")),
         ("avx512ifma", cfg!(target_feature = "avx512ifma")),
+        ("avx512vnni", cfg!(target_feature = "avx512vnni")),
+        ("avx512vbmi2", cfg!(target_feature = "avx512vbmi2")),
         ("avx2", cfg!(target_feature = "avx2")),
         ("fma", cfg!(target_feature = "fma")),
         ("sse4.2", cfg!(target_feature = "sse4.2")),
