@@ -226,6 +226,36 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
+    // 3a. Two threads against one: each kernel timed on both, at its largest such size.
+    let mut pairs: BTreeMap<(&str, &str), (u64, f64, f64)> = BTreeMap::new();
+    for one in timings.iter().filter(|t| t.threads == 1) {
+        let two = timings
+            .iter()
+            .find(|t| t.threads == 2 && t.problem == one.problem && t.kernel == one.kernel && t.size == one.size);
+        if let Some(two) = two {
+            let entry = pairs.entry((one.problem.as_str(), one.kernel.as_str())).or_insert((0, 0.0, 0.0));
+            if one.size >= entry.0 {
+                *entry = (one.size, one.median, two.median);
+            }
+        }
+    }
+    if !pairs.is_empty() {
+        let _ = writeln!(md, "## Two threads against one\n");
+        let _ = writeln!(md, "At the largest size each kernel was timed on both (same ladder run).\n");
+        let _ = writeln!(md, "| problem | kernel | size | 1 thread | 2 threads | speed-up |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        for ((problem, kernel), (size, one, two)) in pairs {
+            let _ = writeln!(
+                md,
+                "| {problem} | {kernel} | {size} | {} | {} | {:.2}× |",
+                fmt_seconds(one),
+                fmt_seconds(two),
+                one / two
+            );
+        }
+        let _ = writeln!(md);
+    }
+
     // 3b. Against the straightforward C++ programs (scripts/baselines.sh).
     if let Ok(text) = std::fs::read_to_string(dir.join("baselines.csv")) {
         let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 7).collect();
