@@ -141,21 +141,7 @@ impl ModLanes {
     /// below `2p` out (not reduced).
     #[inline(always)]
     pub fn pow_lazy<const G: usize>(&self, x: [u32x16; G], e: u64) -> [u32x16; G] {
-        if e == 0 {
-            return [u32x16::splat(self.scalar.one()); G];
-        }
-        let mut acc = x;
-        for bit in (0..63 - e.leading_zeros()).rev() {
-            for a in acc.iter_mut() {
-                *a = self.mul_lazy(*a, *a);
-            }
-            if e >> bit & 1 == 1 {
-                for (a, &b) in acc.iter_mut().zip(x.iter()) {
-                    *a = self.mul_lazy(*a, b);
-                }
-            }
-        }
-        acc
+        self.square_and_multiply(x, e, |a, b| self.mul_lazy(a, b))
     }
 
     /// `hi(a·b) - hi(q·p)` with `q = a·b·p^-1 mod 2^32`, per lane, wrapping: a number in
@@ -195,6 +181,18 @@ impl ModLanes {
     /// independent vectors give the processor independent products to overlap.
     #[inline(always)]
     pub fn pow<const G: usize>(&self, x: [u32x16; G], e: u64) -> [u32x16; G] {
+        self.square_and_multiply(x, e, |a, b| self.mul(a, b))
+    }
+
+    /// The exponent loop shared by [`ModLanes::pow`] and [`ModLanes::pow_lazy`], with
+    /// their product (inlined: the closure is a direct call).
+    #[inline(always)]
+    fn square_and_multiply<const G: usize>(
+        &self,
+        x: [u32x16; G],
+        e: u64,
+        mul: impl Fn(u32x16, u32x16) -> u32x16,
+    ) -> [u32x16; G] {
         if e == 0 {
             return [u32x16::splat(self.scalar.one()); G];
         }
@@ -202,11 +200,11 @@ impl ModLanes {
         // The top bit is consumed by starting from x itself.
         for bit in (0..63 - e.leading_zeros()).rev() {
             for a in acc.iter_mut() {
-                *a = self.mul(*a, *a);
+                *a = mul(*a, *a);
             }
             if e >> bit & 1 == 1 {
                 for (a, &b) in acc.iter_mut().zip(x.iter()) {
-                    *a = self.mul(*a, b);
+                    *a = mul(*a, b);
                 }
             }
         }
