@@ -9,6 +9,10 @@
 //! T_k = x_k - C_k,   C_k = Σ_{0<i<k} T_i·T_{k-i} = 2·Σ_{0<i<k/2} T_i·T_{k-i} + [k even]·T_{k/2}^2
 //! ```
 //!
+//! The recurrence of each lane comes from [`RationalLanes::shared`]: one description of
+//! the signs for all sixteen lanes (not each lane's lowest terms), built with vector
+//! operations across the lanes; the order is the largest over the lanes either way.
+//!
 //! Representation. `N = 2^a·q` (`a <= 16`, odd `q < 2^21`; other moduli go to
 //! [`super::catalan`]) is split by Chinese remainders into two rings:
 //!
@@ -154,7 +158,7 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
     };
     let mut t_sum: Option<Vec<u64>> = None;
     for group in characters.chunks(PAIR_LANES) {
-        let Some(rational) = RationalLanes::new(group).filter(fits_words) else {
+        let Some(rational) = RationalLanes::shared(group).filter(fits_words) else {
             return series_catalan(characters, m, modulus);
         };
         let layout = Layout::new(rational.order(), m);
