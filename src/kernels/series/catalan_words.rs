@@ -192,10 +192,17 @@ const DEN_LIMIT: i32 = (1 << 14) - 1;
 /// Whether the recurrence fits the words: every `|den_i| <= DEN_LIMIT` and the sums stay
 /// in `i32` ([`DEN_WEIGHT_LIMIT`]).
 fn fits_words(rational: &RationalLanes) -> bool {
-    (0..LANES16).all(|lane| {
-        let weight: i64 = rational.den.iter().map(|c| (c[lane] as i64).abs()).sum();
-        weight <= DEN_WEIGHT_LIMIT && rational.den.iter().all(|c| c[lane].abs() <= DEN_LIMIT)
-    })
+    // Row by row with the sixteen lanes side by side, so that the loop is one vector wide
+    // (lane by lane over the rows, it took about 1% of the warm kernel at 1000 pins).
+    let mut weight = [0u64; LANES16];
+    let mut largest = [0u32; LANES16];
+    for row in &rational.den {
+        for ((w, m), &d) in weight.iter_mut().zip(&mut largest).zip(row) {
+            *w += u64::from(d.unsigned_abs());
+            *m = (*m).max(d.unsigned_abs());
+        }
+    }
+    weight.iter().all(|&w| w <= DEN_WEIGHT_LIMIT as u64) && largest.iter().all(|&d| d <= DEN_LIMIT as u32)
 }
 
 /// Rows for the kernel, reused from call to call.
@@ -931,7 +938,7 @@ mod tests {
         ] {
             for &modulus in moduli {
                 let ring = WordRing::new(modulus / 2).unwrap();
-                let rational = RationalLanes::new(&characters).filter(fits_words).unwrap();
+                let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
                 let rows = Layout::new(rational.order(), m).rows;
                 let expected = series_catalan(&characters, m, modulus);
                 let got = run(&rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
