@@ -41,9 +41,10 @@ pub struct DawsonValues {
 }
 
 impl DawsonValues {
-    /// How far the mex table is computed when looking for the period: past the
-    /// certification range `2·preperiod + 2·period + 2 = 176` of the true values.
-    const SEARCH_LEN: usize = 192;
+    /// How far the mex table is computed when looking for the period: `g(0..=175)`, exactly
+    /// the certification range `2·preperiod + 2·period + 2 = 176` of the true values (the
+    /// table costs O(L^2) at every solve; a longer one would certify nothing more).
+    const SEARCH_LEN: usize = 175;
 
     /// Computes the first values by mex, finds the shortest (preperiod, period) that
     /// the table shows, and certifies it with the Guy–Smith periodicity theorem.

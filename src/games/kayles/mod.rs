@@ -197,14 +197,20 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
 }
 
 /// The block signs of the 16 Walsh characters, `w_h(L) = (-1)^popcount(h & g(L))`, as
-/// eventually periodic sequences (the Dawson values' certified preperiod and period).
+/// eventually periodic sequences with the Dawson values' certified preperiod and period.
+///
+/// Not minimised here ([`BlockSigns::minimized`]): `catalan-words`, the default kernel,
+/// shares one description over its sixteen lanes (the largest preperiod and the least
+/// common multiple of the periods, the Dawson ones again), so minimising every character
+/// at every solve would be work for nothing; the kernels that run a recurrence per
+/// character minimise it themselves.
 pub fn character_signs() -> Vec<BlockSigns> {
     let dawson = dawson::DawsonValues::certified();
     assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
     (0..CHARACTERS as u8)
         .map(|h| {
             let head = dawson.table().iter().map(|&v| 1 - 2 * ((h & v).count_ones() % 2) as i8).collect();
-            BlockSigns::new(head, dawson.preperiod(), dawson.period()).minimized()
+            BlockSigns::new(head, dawson.preperiod(), dawson.period())
         })
         .collect()
 }

@@ -32,7 +32,8 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
     let (mut t2, mut tq) = (vec![0u64; m + 1], vec![0u64; m + 1]);
     let mask = if split.two_bits >= 64 { u64::MAX } else { (1u64 << split.two_bits) - 1 };
     for group in characters.chunks(LANES) {
-        let rationals: Vec<RationalX> = group.iter().map(RationalX::new).collect();
+        // Lowest terms first: the lane group runs the longest of their recurrences.
+        let rationals: Vec<RationalX> = group.iter().map(|signs| RationalX::new(&signs.minimized())).collect();
         let group_t2 = match split.two_bits {
             0..=32 => t_lane_sums(&Pow2Narrow::new(split.two_bits), &rationals, m),
             bits => t_lane_sums(&Pow2Wide::new(bits), &rationals, m),

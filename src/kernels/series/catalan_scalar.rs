@@ -13,7 +13,8 @@ pub fn series_catalan_scalar(characters: &[BlockSigns], m: usize, modulus: u64) 
     let n = modulus / 2;
     let mut t_sum = vec![0u64; m + 1];
     for signs in characters {
-        let x = x_coefficients_u128(&RationalX::new(signs), m, n);
+        // Lowest terms first: the recurrence for x costs O(m·order).
+        let x = x_coefficients_u128(&RationalX::new(&signs.minimized()), m, n);
         for (sum, t) in t_sum.iter_mut().zip(t_from_x_u128(&x, n)) {
             *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
         }

@@ -86,11 +86,21 @@ impl BlockSigns {
         // within a few signs for most d, and is cheaper than the division.)
         let (p, pre) = (self.period, self.preperiod);
         let tail = &self.head[pre..];
-        let period = (1..=p)
-            .find(|&d| {
-                (0..p).all(|l| tail[l] == tail[if l + d < p { l + d } else { l + d - p }]) && p.is_multiple_of(d)
-            })
-            .unwrap_or(p);
+        let period = if p <= 64 {
+            // The tail as bits (bit l set: the sign at pre + l is -1), so that comparing
+            // it with its rotation by d is one word operation: the 16 Dawson characters
+            // (p = 34) are minimised at every solve.
+            let mask = u64::MAX >> (64 - p);
+            let bits = tail.iter().rev().fold(0u64, |bits, &s| bits << 1 | u64::from(s < 0));
+            let rotated = |d: usize| if d == p { bits } else { (bits >> d | bits << (p - d)) & mask };
+            (1..=p).find(|&d| rotated(d) == bits && p.is_multiple_of(d)).unwrap_or(p)
+        } else {
+            (1..=p)
+                .find(|&d| {
+                    (0..p).all(|l| tail[l] == tail[if l + d < p { l + d } else { l + d - p }]) && p.is_multiple_of(d)
+                })
+                .unwrap_or(p)
+        };
         // Walk the preperiod back while the value one period later still agrees (all
         // indices below pre + p: the stored head).
         let mut preperiod = pre;
@@ -222,4 +232,37 @@ pub(crate) fn c_sum_from_t_sum(t_sum: Vec<u64>, characters: usize, modulus: u64)
             if k == 0 { (characters as u64) % modulus } else { 2 * t }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+
+    #[test]
+    fn minimized_signs_are_the_same_sequence_with_the_shortest_description() {
+        let mut rng = SplitMix64(0x5E);
+        // Periods on both sides of the 64 signs the bit path takes, built from shorter
+        // true periods so that there is something to find.
+        for (preperiod, true_period, copies) in [(0, 1, 1), (5, 1, 7), (53, 17, 2), (53, 34, 1), (3, 8, 8), (9, 33, 2)]
+        {
+            let tail: Vec<i8> = (0..true_period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            let mut head: Vec<i8> = (0..preperiod).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            for _ in 0..copies {
+                head.extend(&tail);
+            }
+            let signs = BlockSigns::new(head, preperiod, true_period * copies);
+            let min = signs.minimized();
+            let len = 4 * (preperiod + true_period * copies) + 8;
+            assert_eq!(min.materialize(len), signs.materialize(len), "{preperiod}+{true_period}x{copies}");
+            // The shortest period that the signs show (the random tail may repeat sooner).
+            let shortest = (1..=true_period)
+                .find(|&d| {
+                    true_period.is_multiple_of(d) && (0..true_period).all(|l| tail[l] == tail[(l + d) % true_period])
+                })
+                .unwrap();
+            assert_eq!(min.period(), shortest, "{preperiod}+{true_period}x{copies}");
+            assert!(min.preperiod() <= preperiod);
+        }
+    }
 }

@@ -29,7 +29,8 @@ pub fn series_newton(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u
     if n > 1 {
         let plan = ProductPlan::new(largest_product(m));
         for signs in characters {
-            let x = x_coefficients(&RationalX::new(signs), m, n);
+            // Lowest terms first: the recurrence for x costs O(m·order) per character.
+            let x = x_coefficients(&RationalX::new(&signs.minimized()), m, n);
             for (sum, t) in t_sum.iter_mut().zip(t_by_newton(&x, n, &plan)) {
                 *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
             }

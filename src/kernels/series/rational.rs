@@ -187,6 +187,70 @@ impl RationalLanes {
         Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
     }
 
+    /// The rational forms of `characters` (at most [`LANES16`]) from one description of
+    /// the signs shared by every lane: the largest preperiod and the least common multiple
+    /// of the periods (every lane's signs repeat with that period from that preperiod on,
+    /// so the construction of [`RationalX::new`] holds for each, with `2P ≡ 0` modulo
+    /// every lane's period). The lanes' `num/den` are then not in lowest terms, but each
+    /// quotient is the lane's `x`, and every step is one vector operation across the
+    /// lanes instead of a loop per lane: this is what the 16-lane kernel
+    /// [`super::catalan_words`] runs on, whose recurrence order is the largest over the
+    /// lanes anyway (88 for the Dawson characters either way). `None` if the shared
+    /// description needs polynomials longer than [`Self::MAX_LEN`].
+    pub fn shared(characters: &[BlockSigns]) -> Option<Self> {
+        use wide::i32x16;
+        assert!(characters.len() <= LANES16, "at most {LANES16} characters per lane group");
+        let preperiod = characters.iter().map(BlockSigns::preperiod).max().unwrap_or(0);
+        let period = characters.iter().try_fold(1usize, |lcm, s| {
+            let lcm = lcm / gcd(lcm, s.period()) * s.period();
+            (lcm <= 2 * Self::MAX_LEN).then_some(lcm)
+        })?;
+        // As in RationalX::new: P (the period in u) and len = j0 + P.
+        let p = if period.is_multiple_of(2) { period / 2 } else { period };
+        let len = preperiod.div_ceil(2).max(1) + p;
+        if len > Self::MAX_LEN {
+            return None;
+        }
+        // w[L] for L < 2·len, lanes without a character all zero (then A = B = 0).
+        let mut w = vec![[0i32; LANES16]; 2 * len];
+        let mut signs = Vec::with_capacity(2 * len);
+        for (lane, character) in characters.iter().enumerate() {
+            character.materialize_into(&mut signs, 2 * len);
+            for (row, &sign) in w.iter_mut().zip(&signs) {
+                row[lane] = sign as i32;
+            }
+        }
+        let v = |c: &[i32; LANES16]| i32x16::from(*c);
+        // e_j = w(2j) with e_0 = 0, o_j = w(2j+1); A = E·Z and B = Ô·Z below len.
+        let e = |j: usize| if j == 0 { i32x16::ZERO } else { v(&w[2 * j]) };
+        let o = |j: usize| v(&w[2 * j + 1]);
+        let a: Vec<i32x16> = (0..len).map(|k| if k >= p { e(k) - e(k - p) } else { e(k) }).collect();
+        let b: Vec<[i32; LANES16]> = (0..len).map(|k| if k >= p { o(k) - o(k - p) } else { o(k) }.to_array()).collect();
+        // Z - A; Z = 1 - u^P in the lanes with a character, 1 in the others (den = 1).
+        let z_len = len.max(p + 1);
+        let mut z_minus_a = vec![[0i32; LANES16]; z_len];
+        for (out, a) in z_minus_a.iter_mut().zip(&a) {
+            *out = (-*a).to_array();
+        }
+        z_minus_a[0] = (v(&z_minus_a[0]) + i32x16::ONE).to_array();
+        let used: [i32; LANES16] = std::array::from_fn(|lane| i32::from(lane < characters.len()));
+        z_minus_a[p] = (v(&z_minus_a[p]) - v(&used)).to_array();
+        // num = A·Z = A - u^P·A.
+        let num: Vec<[i32; LANES16]> = (0..len + p)
+            .map(|k| {
+                let head = if k < len { a[k] } else { i32x16::ZERO };
+                let shifted = if k >= p && k - p < len { a[k - p] } else { i32x16::ZERO };
+                (head - shifted).to_array()
+            })
+            .collect();
+        // den = (Z - A)^2 - u·B^2.
+        let mut den = vec![[0i32; LANES16]; 2 * z_len];
+        square_lanes(&z_minus_a, &mut den, 1);
+        square_lanes(&b, &mut den[1..], -1);
+        debug_assert!(den[0] == [1; LANES16]);
+        Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
+    }
+
     /// The order of the recurrence: the highest degree of `den` over the lanes.
     pub fn order(&self) -> usize {
         self.den.len() - 1
@@ -214,6 +278,10 @@ fn trim_lanes(mut v: Vec<[i32; LANES16]>) -> Vec<[i32; LANES16]> {
         v.pop();
     }
     v
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 fn multiply(a: &[i64], b: &[i64]) -> Vec<i64> {
@@ -294,6 +362,32 @@ mod tests {
                 assert_eq!(column(&lanes.den), expected.den, "den, lane {lane} of {count}");
             }
         }
+    }
+
+    #[test]
+    fn shared_lanes_give_each_character_its_x() {
+        let mut rng = SplitMix64(0xD1);
+        let mut characters = vec![BlockSigns::constant(1), BlockSigns::constant(-1)];
+        for (preperiod, period) in
+            [(0, 1), (0, 2), (3, 1), (5, 4), (53, 34), (7, 9), (1, 3), (53, 17), (36, 34), (2, 6), (0, 34)]
+        {
+            let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
+            characters.push(BlockSigns::new(head, preperiod, period));
+        }
+        for group in [&characters[..0], &characters[..1], &characters[..5], &characters[8..12], &characters[2..]] {
+            let lanes = RationalLanes::shared(group).unwrap();
+            for lane in 0..LANES16 {
+                let column = |p: &[[i32; LANES16]]| trim(p.iter().map(|c| c[lane] as i64).collect());
+                let shared = RationalX { num: column(&lanes.num), den: column(&lanes.den) };
+                assert_eq!(shared.den[0], 1, "lane {lane}");
+                let expected = group.get(lane).map_or(RationalX { num: vec![0], den: vec![1] }, RationalX::new);
+                // The same series (the values grow like 5^k: 40 terms stay inside i128).
+                assert_eq!(shared.coefficients_exact(40), expected.coefficients_exact(40), "lane {lane}");
+            }
+        }
+        // A period whose least common multiple is too long: no shared form.
+        let long = |period: usize| BlockSigns::new(vec![1; period], 0, period);
+        assert!(RationalLanes::shared(&[long(1 << 14), long((1 << 14) - 1)]).is_none());
     }
 
     #[test]
