@@ -233,7 +233,10 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
         }
         SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;
-            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params)?;
+            // The default depends on the thread count; a bad --threads is refused below.
+            let threads =
+                run.threads.map_or(Scheduler::available_cores(), |t| usize::try_from(t).unwrap_or(usize::MAX));
+            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params, threads)?;
             if let Some(path) = list {
                 return solve_stones_listing(params, kernel, &path, run);
             }
@@ -291,7 +294,7 @@ fn solve_all(threads: Option<u64>, json: bool) -> Result<(), Failure> {
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let mut rows = Vec::new();
     for problem in ProblemId::ALL {
-        let request = Request::instance(problem);
+        let request = Request::instance(problem, sched.threads());
         let (answer, seconds) = timed(&request, &sched)?;
         eprintln!("{}", summary_line(&answer, seconds, sched.threads()));
         if json {

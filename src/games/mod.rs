@@ -109,8 +109,9 @@ pub enum Request {
 }
 
 impl Request {
-    /// The Project Euler instance of `problem`, with its default kernel.
-    pub fn instance(problem: ProblemId) -> Self {
+    /// The Project Euler instance of `problem`, with its default kernel on `threads`
+    /// threads.
+    pub fn instance(problem: ProblemId, threads: usize) -> Self {
         match problem {
             ProblemId::Kayles => {
                 let p = kayles::KaylesParams::instance();
@@ -118,7 +119,7 @@ impl Request {
             }
             ProblemId::Stones => {
                 let p = stones::StonesParams::instance();
-                Request::Stones(p, stones::StonesKernel::default_for(&p))
+                Request::Stones(p, stones::StonesKernel::default_for(&p, threads))
             }
             ProblemId::Cards => {
                 let p = cards::CardsParams::instance();
@@ -163,12 +164,13 @@ impl Request {
     }
 }
 
-/// Kernel names of `problem`, the default for its Project Euler instance first.
+/// Kernel names of `problem`, the default for its Project Euler instance (on all cores)
+/// first.
 pub fn kernel_names(problem: ProblemId) -> Vec<&'static str> {
     fn default_first<K: Copy + PartialEq>(all: &[K], default: K, name: fn(K) -> &'static str) -> Vec<&'static str> {
         std::iter::once(default).chain(all.iter().copied().filter(|&k| k != default)).map(name).collect()
     }
-    match Request::instance(problem) {
+    match Request::instance(problem, Scheduler::available_cores()) {
         Request::Kayles(_, k) => default_first(kayles::KaylesKernel::ALL, k, kayles::KaylesKernel::name),
         Request::Stones(_, k) => default_first(stones::StonesKernel::ALL, k, stones::StonesKernel::name),
         Request::Cards(_, k) => default_first(cards::CardsKernel::ALL, k, cards::CardsKernel::name),

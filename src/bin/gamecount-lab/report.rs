@@ -443,7 +443,7 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
     let stones_params = gamecount::games::stones::StonesParams::instance();
     let losing = gamecount::games::stones::solve(
         &stones_params,
-        gamecount::games::stones::StonesKernel::default_for(&stones_params),
+        gamecount::games::stones::StonesKernel::default_for(&stones_params, 1),
         &gamecount::sched::Scheduler::sequential(),
     )
     .ok()

@@ -68,28 +68,27 @@ variant_enum! {
     }
 }
 
-/// From this limit on, [`StonesKernel::DiagonalTiles`] is the default, below it the
-/// sequential [`StonesKernel::Diagonal`]. Measured on this 2-core machine while other
-/// work ran on it (load average 1.1–2.2): at L = 1000, 420 whole `solve` processes each,
-/// alternated, had compute medians of 3.2 ms for `diagonal` on one thread (3.5 ms with a
-/// two-thread pool starting up beside it), 4.4 ms for `diagonal-tiles` on two (the second
-/// worker often starts milliseconds late here: a woken thread waits for the busy core),
-/// 5.2 ms for `bitset-x4`, 7.0 ms for `wavefront`. In-process on one thread the
-/// sequential scan is the fastest at every size (2.9 ms at 1000, 49 ms at 3000, 1.28 s
-/// at 10^4, level with the tiled one there), so the tiled one pays off only with a free
-/// second core, which from a few thousand on it uses well (criterion, L = 3000: 26.6 ms
-/// on two threads against 52.9 ms on one).
-pub const TILES_FROM: u32 = 2048;
+/// From this limit on, with two or more threads, [`StonesKernel::DiagonalTiles`] is the
+/// default; below it, or on one thread, the sequential [`StonesKernel::Diagonal`].
+/// Measured by `scripts/bench.sh` on this 2-core machine (2026-11-29, quiet; compute
+/// medians of 5 whole `solve` processes each, results/timings.csv): at L = 300,
+/// `diagonal` 0.36 ms against 0.77 ms for `diagonal-tiles` on two threads (starting the
+/// second worker costs more than the scan); at L = 1000, 3.05 ms against 2.73 ms (4.03 ms
+/// on one thread); at 2000, 16.3 ms against 11.3 ms; at 10^4, 1.09 s against 0.56 s
+/// (1.16 s on one thread). On one thread the sequential scan is the fastest at every
+/// size. On a busy machine the second worker can start milliseconds late and the two
+/// are level at L = 1000 (earlier runs: 3.2 ms against 3.3–4.4 ms).
+pub const TILES_FROM: u32 = 1000;
 
 impl StonesKernel {
-    /// The fastest kernel that applies to `params`.
-    pub fn default_for(params: &StonesParams) -> Self {
-        if params.limit >= TILES_FROM { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
+    /// The fastest kernel for `params` on `threads` threads.
+    pub fn default_for(params: &StonesParams, threads: usize) -> Self {
+        if threads >= 2 && params.limit >= TILES_FROM { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
-    pub fn parse(name: Option<&str>, params: &StonesParams) -> Result<Self, InputError> {
-        parse_kernel(ProblemId::Stones, name, Self::default_for(params))
+    pub fn parse(name: Option<&str>, params: &StonesParams, threads: usize) -> Result<Self, InputError> {
+        parse_kernel(ProblemId::Stones, name, Self::default_for(params, threads))
     }
 
     /// The scan kernel this runs.
@@ -213,7 +212,7 @@ pub fn checks(deep: bool) -> Vec<Check> {
             let limit = 1000;
             let mut zero_slice = Vec::new();
             let params = StonesParams { limit };
-            scan(&params, StonesKernel::default_for(&params), sched, &mut |x, y, z| {
+            scan(&params, StonesKernel::default_for(&params, sched.threads()), sched, &mut |x, y, z| {
                 if x == 0 {
                     zero_slice.push((y, z));
                 }
@@ -235,6 +234,15 @@ pub fn checks(deep: bool) -> Vec<Check> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_kernel_is_tiled_only_with_a_second_thread_and_a_large_enough_limit() {
+        let at = |limit: u32, threads| StonesKernel::default_for(&StonesParams::new(limit as u64).unwrap(), threads);
+        assert_eq!(at(TILES_FROM - 1, 2), StonesKernel::Diagonal);
+        assert_eq!(at(TILES_FROM, 2), StonesKernel::DiagonalTiles);
+        assert_eq!(at(TILES_FROM, 8), StonesKernel::DiagonalTiles);
+        assert_eq!(at(MAX_LIMIT as u32, 1), StonesKernel::Diagonal);
+    }
 
     #[test]
     fn the_sum_fits_u64_at_the_largest_limit() {
