@@ -26,9 +26,16 @@
 //! applies levels 16–20 to the region while the L3 cache still holds it; one stream pass
 //! applies levels 21–23 to eight rows at a time. Both passes move the whole array
 //! through memory in long sequential runs, which the hardware prefetchers keep ahead of.
-//! Measured at 2^24 (Zen 4, busy machine, first decile of alternating runs): 14.5 ms on
-//! one thread, of which the local pass about 10.5 and the stream pass about 4; 8.7 ms on
-//! two threads, against about 4.5 ms for two plain read+write passes over the array.
+//! Measured at 2^24 (Zen 4 VM, 2026-11-29, criterion medians of five runs, `cargo bench
+//! --bench wht`), 4 KiB pages / 2 MiB pages: one thread 16.1–17.2 / 14.4–15.4 ms (with
+//! 2 MiB pages the local pass about 10.6 and the stream pass about 3.7); two threads
+//! 9.3–10.8 / 8.1–8.5 ms (local pass 5.9–6.7, stream pass about 2.4), against 4.3–5.4 /
+//! 3.8–4.9 ms for `stream-x2`, two plain read+write passes over the array on the same
+//! threads: 1.7–2.25× that bound, typically 1.9× / 2.0×. The local pass is compute-bound
+//! and scales 1.8× with two threads; the stream pass is memory-bound, as fast as one
+//! `stream-x2` pass. Two threads scale like this only with the workers pinned to their
+//! own cores (`crate::sched`): unpinned, half the runs had both workers share one core
+//! for most of the local pass, 12–15 ms instead of 8.2 (parallel 14.4 / 10.1 ms median).
 //!
 //! Why not a column pass for the top levels: the previous design did levels 16–23 on
 //! tiles of 256 rows, each row 256 KiB from the next. Such a gather cannot run ahead
