@@ -69,21 +69,27 @@ variant_enum! {
 }
 
 /// From this limit on, with two or more threads, [`StonesKernel::DiagonalTiles`] is the
-/// default; below it, or on one thread, the sequential [`StonesKernel::Diagonal`].
-/// Measured by `scripts/bench.sh` on this 2-core machine (2026-11-29, quiet; compute
-/// medians of 5 whole `solve` processes each, results/timings.csv): at L = 300,
-/// `diagonal` 0.36 ms against 0.77 ms for `diagonal-tiles` on two threads (starting the
-/// second worker costs more than the scan); at L = 1000, 3.05 ms against 2.73 ms (4.03 ms
-/// on one thread); at 2000, 16.3 ms against 11.3 ms; at 10^4, 1.09 s against 0.56 s
-/// (1.16 s on one thread). On one thread the sequential scan is the fastest at every
-/// size. On a busy machine the second worker can start milliseconds late and the two
-/// are level at L = 1000 (earlier runs: 3.2 ms against 3.3–4.4 ms).
-pub const TILES_FROM: u32 = 1000;
+/// default; below it the sequential [`StonesKernel::Diagonal`]. Measured by
+/// `scripts/bench.sh` on this 2-core machine (2026-11-29, two quiet runs; compute
+/// medians of 5 whole `solve` processes each, results/timings.csv), `diagonal` on one
+/// thread against `diagonal-tiles` on two: at L = 300, 0.36–0.44 ms against
+/// 0.77–0.95 ms (starting the second worker costs more than the scan); at 1000,
+/// 3.05–3.20 ms against 2.73–3.85 ms (a tie within the noise); at 2000, 16.3–17.0 ms
+/// against 11.3–17.5 ms; at 5000, 167–186 ms against 92–105 ms; at 10^4, 1.09–1.19 s
+/// against 0.54–0.57 s.
+pub const TILES_FROM: u32 = 2048;
+
+/// On one thread the tiles only pay from here: they cost a quarter more than the strips
+/// at 1000–5000 (4.0–4.3 ms against 3.0–3.2 at 1000, 188–218 ms against 167–186 ms at
+/// 5000), are level at 10^4 (1.16 s against 1.09–1.19 s) and ahead at 3·10^4 (19.9 s
+/// against 21.4 s): there the strips' rows no longer stay in the L2 cache.
+pub const TILES_FROM_ONE_THREAD: u32 = 10_000;
 
 impl StonesKernel {
     /// The fastest kernel for `params` on `threads` threads.
     pub fn default_for(params: &StonesParams, threads: usize) -> Self {
-        if threads >= 2 && params.limit >= TILES_FROM { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
+        let from = if threads >= 2 { TILES_FROM } else { TILES_FROM_ONE_THREAD };
+        if params.limit >= from { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -236,12 +242,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_kernel_is_tiled_only_with_a_second_thread_and_a_large_enough_limit() {
+    fn the_default_kernel_is_tiled_from_a_limit_that_depends_on_the_threads() {
         let at = |limit: u32, threads| StonesKernel::default_for(&StonesParams::new(limit as u64).unwrap(), threads);
         assert_eq!(at(TILES_FROM - 1, 2), StonesKernel::Diagonal);
         assert_eq!(at(TILES_FROM, 2), StonesKernel::DiagonalTiles);
         assert_eq!(at(TILES_FROM, 8), StonesKernel::DiagonalTiles);
-        assert_eq!(at(MAX_LIMIT as u32, 1), StonesKernel::Diagonal);
+        assert_eq!(at(TILES_FROM, 1), StonesKernel::Diagonal);
+        assert_eq!(at(TILES_FROM_ONE_THREAD - 1, 1), StonesKernel::Diagonal);
+        assert_eq!(at(TILES_FROM_ONE_THREAD, 1), StonesKernel::DiagonalTiles);
     }
 
     #[test]
