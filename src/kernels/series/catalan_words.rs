@@ -128,6 +128,8 @@ impl WordRing {
         (v * Doubles::splat(self.q_inverse)).round().neg_mul_add(Doubles::splat(self.q), v)
     }
 
+    // The scalar forms: the reference for `combine_all` in the tests.
+    #[cfg(test)]
     /// The residue in `[0, q)` of an integer `|v| < 2^52`, without branches (their
     /// outcomes are data: mispredicted half the time, they cost more than the rest).
     #[inline(always)]
@@ -139,6 +141,7 @@ impl WordRing {
         (r - (((q - 1 - r) >> 63) & q)) as u64
     }
 
+    #[cfg(test)]
     /// The residue modulo `N` of `v2 mod 2^a` and `vq mod q` (Chinese remainders),
     /// `r = v2 + 2^a·((vq - v2)·(2^a)^{-1} mod q)`, with `f64` steps instead of divisions
     /// (every product below `2^42`).
@@ -147,6 +150,49 @@ impl WordRing {
         let v2 = (v2 & self.mask) as f64;
         let diff = self.residue_odd(self.residue_odd(vq) as f64 - v2);
         (v2 as u64) + (self.residue_odd(diff as f64 * self.inverse_of_pow2) << self.split.two_bits)
+    }
+}
+
+impl WordRing {
+    /// [`WordRing::combine`] on every packed lane sum of `slots` (low half: the `2^a`
+    /// sum, wrapping; high half: the `Z/q` sum, an `i32`), in place.
+    ///
+    /// The same Chinese remainders, but every step an exact `f64` operation on a block
+    /// of eight, so that the compiler vectorises it (the scalar form, with its integer
+    /// conversions per step, took about 4 µs for the 501 sums at 1000 pins, as much as
+    /// 20 outputs of the kernel). Exactness: `|vq| <= 16·(2^20 + 1) < 2^25` and
+    /// `(q - 1)·(2^a)^{-1} mod q < 2^42` are integers far below `2^52`, so every product,
+    /// quotient estimate and subtraction below is exact or off by less than one before
+    /// the `floor`, and the corrections bring each residue into `[0, q)`.
+    fn combine_all(&self, slots: &mut [u64]) {
+        const BLOCK: usize = 8;
+        let (q, q_inverse, inverse) = (self.q, self.q_inverse, self.inverse_of_pow2);
+        let pow2 = (1u64 << self.split.two_bits) as f64;
+        // A value v with |v| < 2^52 to [0, q): the estimate floor(v/q) is off by at most
+        // one either way.
+        let residue = |v: f64| {
+            let r = (-(v * q_inverse).floor()).mul_add(q, v);
+            let r = if r < 0.0 { r + q } else { r };
+            if r >= q { r - q } else { r }
+        };
+        let mask = self.mask;
+        let mut chunks = slots.chunks_exact_mut(BLOCK);
+        let block = |chunk: &mut [u64]| {
+            let mut out = [0f64; BLOCK];
+            for (o, &slot) in out.iter_mut().zip(chunk.iter()) {
+                let v2 = ((slot as u32) & mask) as f64;
+                let vq = (slot >> 32) as u32 as i32 as f64;
+                let diff = residue(residue(vq) - v2);
+                *o = residue(diff * inverse).mul_add(pow2, v2);
+            }
+            for (slot, &o) in chunk.iter_mut().zip(&out) {
+                *slot = o as u64;
+            }
+        };
+        for chunk in &mut chunks {
+            block(chunk);
+        }
+        block(chunks.into_remainder());
     }
 }
 
@@ -793,10 +839,7 @@ impl<'a> Kernel<'a> {
             self.t_block(k0);
             k0 += R;
         }
-        let ring = self.ring;
-        for slot in &mut self.sums {
-            *slot = ring.combine(*slot as u32, (*slot >> 32) as u32 as i32 as f64);
-        }
+        self.ring.combine_all(&mut self.sums);
         self.sums
     }
 
@@ -876,6 +919,30 @@ mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
     use crate::kernels::series::check::check_characters;
+
+    /// The vectorised Chinese remainders against the scalar ones, on the extremes of the
+    /// packed sums (the `Z/q` sum up to `±16·(2^20 + 1)`, any `2^a` word) and random
+    /// ones, for moduli across the words' range, with a length that leaves a remainder.
+    #[test]
+    fn combine_all_matches_combine() {
+        let mut rng = SplitMix64(0xC0B1);
+        let bound = 16 * ((1i64 << 20) + 1);
+        for n in [8 * 1_000_000_000u64, (1 << 16) * ((1 << 21) - 1), 3, 1 << 16, 8 * 1953125, 5 * 7 * 11 * 13 * 17] {
+            let ring = WordRing::new(n).unwrap();
+            let mut slots: Vec<u64> = [-bound, -bound + 1, -1, 0, 1, bound - 1, bound, (ring.q as i64) / 2]
+                .iter()
+                .flat_map(|&vq| [0u32, 1, 0xFFFF, u32::MAX].map(move |v2| v2 as u64 | (vq as i32 as u32 as u64) << 32))
+                .collect();
+            slots.extend((0..203).map(|_| {
+                let vq = rng.below(2 * bound as u64 + 1) as i64 - bound;
+                rng.next_u64() as u32 as u64 | (vq as i32 as u32 as u64) << 32
+            }));
+            let expected: Vec<u64> =
+                slots.iter().map(|&s| ring.combine(s as u32, (s >> 32) as u32 as i32 as f64)).collect();
+            ring.combine_all(&mut slots);
+            assert_eq!(slots, expected, "n = {n}");
+        }
+    }
 
     #[test]
     fn the_word_ring_takes_exactly_its_moduli() {
