@@ -751,6 +751,16 @@ fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
     rest
 }
 
+/// The first output of the first block; the outputs below it are summed directly.
+///
+/// Blocks start at odd `k0` (their Karatsuba windows start at even pairs, `k0 - 9`).
+/// The first one needs `h(k0) = ceil(k0/2) - 1 >= LOW`: then its blocked stretch
+/// `LOW+1 ..= l` is empty or whole steps, every per-output term `NEW < i <= LOW` lies in
+/// the half sum (`i <= h(k)`), and the newest ones `i <= NEW` pair with `k - i > NEW`.
+/// So `2·LOW + 1`; an earlier start left 16 more outputs (about 3 µs at 1000 pins) to
+/// the direct sums, which redo every pair for every output and convert every sum.
+const BLOCKED_FROM: usize = 2 * LOW + 1;
+
 /// Below this `k`, `x_k - C_k` needs no reduction of its partial sums to stay exact.
 const UNREDUCED_BELOW: usize = 2048;
 
@@ -820,8 +830,7 @@ impl<'a> Kernel<'a> {
     /// `Σ_lanes T_k mod N` for `k = 0..=m`.
     fn run(mut self) -> Vec<u64> {
         // T_0 = x_0 = 0.
-        // Blocks start at odd k0 (their Karatsuba windows start at even pairs, k0 - 9).
-        let blocked_from = (2 * LOW + 17).min(self.m + 1);
+        let blocked_from = BLOCKED_FROM.min(self.m + 1);
         for k in 1..blocked_from {
             self.need_x(k);
             let c = |p| self.planes.plane(p);
@@ -989,7 +998,7 @@ mod tests {
         let chunked = 2 * (LOW + 2 * CHUNK_STEPS) + 3 * R + 5;
         let mut characters = check_characters(60, &mut rng);
         characters.extend(crate::games::kayles::character_signs().into_iter().take(16 - characters.len()));
-        let blocked_from = 2 * LOW + 17;
+        let blocked_from = BLOCKED_FROM;
         let run = |rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]| {
             Kernel::new(ring, rational, m, rows).run()
         };
@@ -997,6 +1006,12 @@ mod tests {
             (0usize, &[16 * 1_000_000_000u64, 6][..]),
             (1, &[16 * 1_000_000_000]),
             (blocked_from - 1, &[16 * 1_000_000_000, 2 * 3]),
+            // The first block alone, partial and whole; the first block with blocked steps.
+            (blocked_from, &[16 * 1_000_000_000, 2 * 3]),
+            (blocked_from + 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
+            (blocked_from + R - 1, &[16 * 1_000_000_000, 2 * 1953125]),
+            (blocked_from + R, &[16 * 1_000_000_000, 2 * 3]),
+            (blocked_from + 2 * R + 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
             (blocked_from + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
             (blocked_from + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
             (chunked, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
