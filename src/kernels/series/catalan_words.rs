@@ -204,14 +204,9 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
     };
     let mut t_sum: Option<Vec<u64>> = None;
     for group in characters.chunks(PAIR_LANES) {
-        let Some(rational) = RationalLanes::shared(group).filter(fits_words) else {
+        let Some(group_sum) = RationalLanes::shared(group).and_then(|rational| group_t_sum(&ring, &rational, m)) else {
             return series_catalan(characters, m, modulus);
         };
-        let layout = Layout::new(rational.order(), m);
-        // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows
-        // are written before they are read.
-        let group_sum =
-            Scratch::with(layout.rows, layout.zeroed(), |rows| Kernel::new(&ring, &rational, m, rows).run());
         t_sum = Some(match t_sum {
             None => group_sum,
             Some(mut sum) => {
@@ -227,6 +222,43 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
         });
     }
     c_sum_from_t_sum(t_sum.unwrap_or_else(|| vec![0; m + 1]), characters.len(), modulus)
+}
+
+/// `Σ_h c_h(0..=m) mod modulus` over the first `characters` lanes of `rational` (a lane
+/// group's shared form, as [`RationalLanes::shared`] or [`RationalLanes::from_sign_rows`]
+/// builds it), or `None` if the modulus or the recurrence is outside the words' range
+/// (the caller then runs another kernel). For callers that build the lanes' form
+/// directly; [`series_catalan_words`] does the same from [`BlockSigns`].
+///
+/// # Panics
+/// If `modulus` is odd, below 2 or not below [`super::SERIES_MODULUS_LIMIT`], or
+/// `characters` is above [`PAIR_LANES`].
+pub fn series_catalan_words_lanes(
+    rational: &RationalLanes,
+    characters: usize,
+    m: usize,
+    modulus: u64,
+) -> Option<Vec<u64>> {
+    assert!(
+        modulus >= 2 && modulus.is_multiple_of(2) && modulus < super::SERIES_MODULUS_LIMIT,
+        "series modulus {modulus} must be even, at least 2 and below 2^62"
+    );
+    assert!(characters <= PAIR_LANES, "at most {PAIR_LANES} characters per lane group");
+    let ring = WordRing::new(modulus / 2)?;
+    let t_sum = group_t_sum(&ring, rational, m)?;
+    Some(c_sum_from_t_sum(t_sum, characters, modulus))
+}
+
+/// `Σ_lanes T(0..=m) mod N` of one lane group, or `None` if its recurrence does not fit
+/// the words ([`fits_words`]).
+fn group_t_sum(ring: &WordRing, rational: &RationalLanes, m: usize) -> Option<Vec<u64>> {
+    if !fits_words(rational) {
+        return None;
+    }
+    let layout = Layout::new(rational.order(), m);
+    // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows are
+    // written before they are read.
+    Some(Scratch::with(layout.rows, layout.zeroed(), |rows| Kernel::new(ring, rational, m, rows).run()))
 }
 
 /// The largest `Σ|den_i|` of a lane: the recurrence's sums then stay below
