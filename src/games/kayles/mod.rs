@@ -14,6 +14,7 @@ pub mod brute;
 pub mod dawson;
 
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
+use crate::kernels::series::rational::{LANES16, RationalLanes};
 use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, catalan_words, newton};
 use crate::kernels::variant_enum;
 use crate::memory;
@@ -215,6 +216,38 @@ pub fn character_signs() -> Vec<BlockSigns> {
         .collect()
 }
 
+/// The signs of the 16 characters side by side, `rows[L][h] = (-1)^popcount(h & g(L))`,
+/// for `L < 2·(j0 + P)`, and `P`: the rows [`RationalLanes::from_sign_rows`] takes, with
+/// `P` the Dawson period in `u` and `j0 = max(1, ceil(preperiod / 2))` (so the signs
+/// repeat with period `2P` from `L = 2·j0` on, as the certified values do from their
+/// preperiod on).
+pub fn character_sign_rows(dawson: &dawson::DawsonValues) -> (Vec<[i32; LANES16]>, usize) {
+    assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
+    let period = dawson.period();
+    let p = if period.is_multiple_of(2) { period / 2 } else { period };
+    let len = dawson.preperiod().div_ceil(2).max(1) + p;
+    let rows = (0..2 * len as u64)
+        .map(|l| {
+            let g = dawson.value(l);
+            std::array::from_fn(|h| 1 - 2 * ((h as u8 & g).count_ones() % 2) as i32)
+        })
+        .collect();
+    (rows, p)
+}
+
+/// `catalan-words` on the 16 characters from the certified Dawson values directly: the
+/// sign rows and the shared rational form in one pass each, without the 16 per-character
+/// sign sequences of [`character_signs`] that [`SeriesVariant::run`] would write out and
+/// transpose into the same rows (at 1000 pins that detour took about 10 µs of a cold
+/// solve of ~120 µs). The same series as `catalan-words` on [`character_signs`], which
+/// the tests check. `None` if the modulus or the recurrence is outside the words' range.
+fn words_from_dawson(m: usize, wide_modulus: u64) -> Option<Vec<u64>> {
+    catalan_words::WordRing::new(wide_modulus / 2)?;
+    let (rows, p) = character_sign_rows(&dawson::DawsonValues::certified());
+    let rational = RationalLanes::from_sign_rows(&rows, p, CHARACTERS as usize);
+    catalan_words::series_catalan_words_lanes(&rational, CHARACTERS as usize, m, wide_modulus)
+}
+
 /// `f(2k) mod modulus` for every `k <= m`.
 pub fn fair_even_row_counts(
     m: u64,
@@ -223,24 +256,14 @@ pub fn fair_even_row_counts(
     sched: &Scheduler,
 ) -> Result<Vec<u64>, InputError> {
     let m = m as usize;
-    let characters = character_signs();
     let wide_modulus = CHARACTERS * modulus;
-    let series = kernel.series();
-    // One job per batch of characters (a lane group for `catalan`, one character for
-    // the others); the batches come back in order and are summed exactly, so the answer
-    // does not depend on how they are cut.
-    let width = if 2 * (m as u64) < PARALLEL_FROM_PINS { characters.len() } else { series.batch_width() };
-    let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
-    let progress = sched.progress(batches.len() as u64, "kayles: character series");
-    let job = |b: usize| {
-        let sums = series.run(batches[b], m, wide_modulus);
-        progress.inc(1);
-        sums
+    // catalan-words takes all 16 characters in one lane group, one job on the calling
+    // thread, whatever the size.
+    let words = if kernel == KaylesKernel::CatalanWords { words_from_dawson(m, wide_modulus) } else { None };
+    let per_batch: Vec<Vec<u64>> = match words {
+        Some(sums) => vec![sums],
+        None => character_series(m, wide_modulus, kernel, sched),
     };
-    // A single batch runs on the calling thread: handing it to a pool worker would only
-    // add the worker's wake-up (measured 25–100 µs here, sometimes a 3 ms tick).
-    let per_batch: Vec<Vec<u64>> =
-        if batches.len() == 1 { vec![job(0)] } else { sched.map_collect(batches.len(), job) };
     // Filled in place, not collected through a `Result` (which grows the vector by
     // doubling: each new size of allocation can cost a fresh huge page in the allocator,
     // ~0.1 ms, more than the whole computation at 1000 pins).
@@ -261,6 +284,26 @@ pub fn fair_even_row_counts(
         counts.push(total / CHARACTERS);
     }
     Ok(counts)
+}
+
+/// `Σ_h c_h(0..=m) mod wide_modulus` per batch of characters, from [`character_signs`].
+fn character_series(m: usize, wide_modulus: u64, kernel: KaylesKernel, sched: &Scheduler) -> Vec<Vec<u64>> {
+    let characters = character_signs();
+    let series = kernel.series();
+    // One job per batch of characters (a lane group for `catalan`, one character for
+    // the others); the batches come back in order and are summed exactly, so the answer
+    // does not depend on how they are cut.
+    let width = if 2 * (m as u64) < PARALLEL_FROM_PINS { characters.len() } else { series.batch_width() };
+    let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
+    let progress = sched.progress(batches.len() as u64, "kayles: character series");
+    let job = |b: usize| {
+        let sums = series.run(batches[b], m, wide_modulus);
+        progress.inc(1);
+        sums
+    };
+    // A single batch runs on the calling thread: handing it to a pool worker would only
+    // add the worker's wake-up (measured 25–100 µs here, sometimes a 3 ms tick).
+    if batches.len() == 1 { vec![job(0)] } else { sched.map_collect(batches.len(), job) }
 }
 
 /// `f(n) mod modulus` for every `n <= max_pins` (0 for odd `n`; `f(0) = 1`).
@@ -408,6 +451,34 @@ mod tests {
                 SeriesVariant::Reference.run(&[plain_signs], m, modulus),
                 "character {h}"
             );
+        }
+    }
+
+    #[test]
+    fn the_dawson_sign_rows_give_the_shared_form_of_the_characters() {
+        let (rows, p) = character_sign_rows(&dawson::DawsonValues::certified());
+        let direct = RationalLanes::from_sign_rows(&rows, p, CHARACTERS as usize);
+        assert_eq!(Some(direct), RationalLanes::shared(&character_signs()));
+    }
+
+    /// The direct path against `catalan-words` on the 16 sign sequences, on the sizes
+    /// where the kernel's structure changes (direct outputs, the first blocks, partial
+    /// last blocks, the x ring wrapping, the instance and beyond) and on moduli inside
+    /// and outside the words' range (outside: no answer, the caller runs the others).
+    #[test]
+    fn words_from_dawson_match_catalan_words_on_the_character_signs() {
+        let characters = character_signs();
+        for m in [0usize, 1, 2, 3, 7, 8, 14, 15, 16, 22, 23, 24, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300, 500, 701] {
+            for modulus in [1_000_000_000u64, 2, 3, 1 << 12, 1953125, 999_999_937, 1_000_000_007, 1 << 32] {
+                let wide = CHARACTERS * modulus;
+                let direct = words_from_dawson(m, wide);
+                if catalan_words::WordRing::new(wide / 2).is_none() {
+                    assert_eq!(direct, None, "m={m} M={modulus}");
+                    continue;
+                }
+                let generic = SeriesVariant::CatalanWords.run(&characters, m, wide);
+                assert_eq!(direct, Some(generic), "m={m} M={modulus}");
+            }
         }
     }
 

@@ -198,7 +198,6 @@ impl RationalLanes {
     /// lanes anyway (88 for the Dawson characters either way). `None` if the shared
     /// description needs polynomials longer than [`Self::MAX_LEN`].
     pub fn shared(characters: &[BlockSigns]) -> Option<Self> {
-        use wide::i32x16;
         assert!(characters.len() <= LANES16, "at most {LANES16} characters per lane group");
         let preperiod = characters.iter().map(BlockSigns::preperiod).max().unwrap_or(0);
         let period = characters.iter().try_fold(1usize, |lcm, s| {
@@ -211,15 +210,37 @@ impl RationalLanes {
         if len > Self::MAX_LEN {
             return None;
         }
-        // w[L] for L < 2·len, lanes without a character all zero (then A = B = 0).
-        let mut w = vec![[0i32; LANES16]; 2 * len];
+        // w[L] for L < 2·len, lanes without a character all zero (then A = B = 0). The
+        // signs of each character are written out first, then read row by row: filled
+        // column by column, the compiler made each column a scatter, about a microsecond.
+        let mut columns = vec![0i8; LANES16 * 2 * len];
         let mut signs = Vec::with_capacity(2 * len);
-        for (lane, character) in characters.iter().enumerate() {
+        for (column, character) in columns.chunks_exact_mut(2 * len).zip(characters) {
             character.materialize_into(&mut signs, 2 * len);
-            for (row, &sign) in w.iter_mut().zip(&signs) {
-                row[lane] = sign as i32;
-            }
+            column.copy_from_slice(&signs);
         }
+        let w: Vec<[i32; LANES16]> =
+            (0..2 * len).map(|l| std::array::from_fn(|lane| columns[lane * 2 * len + l] as i32)).collect();
+        Some(Self::from_sign_rows(&w, p, characters.len()))
+    }
+
+    /// The shared form of [`Self::shared`] from the signs written out as rows:
+    /// `w[L][lane] = w_lane(L)` for `L < 2·len`, `len = j0 + P`, where every lane's signs
+    /// repeat with period `2P` (in `L`) from `L = 2·j0` on, `j0 >= 1` (the caller's
+    /// invariant, as in [`RationalX::new`]; lanes `>= used` are all zero). For callers that have the signs of all
+    /// their lanes at hand without [`BlockSigns`] (the Dawson characters).
+    ///
+    /// # Panics
+    /// If `w` has an odd number of rows, `p` is 0 or not below `w.len() / 2`, `used` is
+    /// above [`LANES16`], or a row holds more than the signs ±1 (and 0 in unused lanes).
+    pub fn from_sign_rows(w: &[[i32; LANES16]], p: usize, used: usize) -> Self {
+        use wide::i32x16;
+        let len = w.len() / 2;
+        assert!(w.len().is_multiple_of(2) && p > 0 && p < len && used <= LANES16, "bad shared sign rows");
+        assert!(
+            w.iter().all(|row| row.iter().enumerate().all(|(lane, &s)| if lane < used { s * s == 1 } else { s == 0 })),
+            "sign rows must be ±1 in the used lanes and 0 in the others"
+        );
         let v = |c: &[i32; LANES16]| i32x16::from(*c);
         // e_j = w(2j) with e_0 = 0, o_j = w(2j+1); A = E·Z and B = Ô·Z below len.
         let e = |j: usize| if j == 0 { i32x16::ZERO } else { v(&w[2 * j]) };
@@ -233,7 +254,7 @@ impl RationalLanes {
             *out = (-*a).to_array();
         }
         z_minus_a[0] = (v(&z_minus_a[0]) + i32x16::ONE).to_array();
-        let used: [i32; LANES16] = std::array::from_fn(|lane| i32::from(lane < characters.len()));
+        let used: [i32; LANES16] = std::array::from_fn(|lane| i32::from(lane < used));
         z_minus_a[p] = (v(&z_minus_a[p]) - v(&used)).to_array();
         // num = A·Z = A - u^P·A.
         let num: Vec<[i32; LANES16]> = (0..len + p)
@@ -248,7 +269,7 @@ impl RationalLanes {
         square_lanes(&z_minus_a, &mut den, 1);
         square_lanes(&b, &mut den[1..], -1);
         debug_assert!(den[0] == [1; LANES16]);
-        Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
+        Self { num: trim_lanes(num), den: trim_lanes(den) }
     }
 
     /// The order of the recurrence: the highest degree of `den` over the lanes.
