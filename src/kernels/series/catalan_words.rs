@@ -58,6 +58,13 @@
 //!    `den_1, den_2`, and runs in the same loop, so the two chains overlap too.
 //! 5. Only the terms `i <= LOW`, and the last few of `T`'s half sum (from one `L` per
 //!    block to `ceil(k/2) - 1`), are summed one output at a time; the bulk is blocked.
+//! 6. Few conversions per output. Below `k = 2^11` the limb sums `lo`, `hi` and
+//!    `middle = s - lo - hi` of `C_k` are exact `i32` values, so a block adds its
+//!    blocked and per-output sums in `i32` (wrapping, harmless) and converts three sums
+//!    per output to `f64` ([`Kernel::t_block_words`]; beyond, the chunked `f64` path).
+//!    The lane sums of every `T_k` come from the rows in one pass at the end
+//!    ([`Kernel::lane_sums`]), three reductions per two coefficients instead of three
+//!    per coefficient in the loop. Together about 7 µs of ~118 at 1000 pins.
 
 use std::sync::{Mutex, TryLockError};
 
@@ -880,8 +887,36 @@ impl<'a> Kernel<'a> {
             self.t_block(k0);
             k0 += R;
         }
+        self.lane_sums();
         self.ring.combine_all(&mut self.sums);
         self.sums
+    }
+
+    /// `sums[k]` = the lane sums of `T_k`, packed (low half: the `2^a` sum, wrapping;
+    /// high half: the `Z/q` sum, an `i32`), for every `k <= m`, from the rows of `T`
+    /// (every row up to `m/2` is written by then: row `e` with `T_{2e+1}`, and a last
+    /// row `m/2` of even `m` with `T_m` and a zero high word).
+    ///
+    /// Why here and not as each `T_k` is stored: one pass over the rows does both
+    /// coefficients of a row with three reductions (the `2^a` words of both in one, as
+    /// 16-bit sums; the `Z/q` values `v0 + 2^11·v1` of each, built with two dot products
+    /// against constant words), against three reductions per coefficient in the loop.
+    /// Only the low `a <= 16` bits of the `2^a` sums matter, so 16-bit sums suffice; the
+    /// `Z/q` values are below `2^20 + 1` in size, their sums below `2^25`: exact `i32`.
+    fn lane_sums(&mut self) {
+        let [two, lo, hi] = self.planes.all();
+        let (low_one, low_limb) = (Pairs::splat(1), Pairs::splat(LIMB as i32));
+        let (high_one, high_limb) = (Pairs::splat(1 << 16), Pairs::splat((LIMB as i32) << 16));
+        for (e, sums) in self.sums.chunks_mut(2).enumerate() {
+            let (v0, v1) = (lo.even(e), hi.even(e));
+            let twos = two.even(e).sum_words() as u32;
+            let even = Pairs::zero().dot_add(v0, low_one).dot_add(v1, low_limb).sum_lanes();
+            let odd = Pairs::zero().dot_add(v0, high_one).dot_add(v1, high_limb).sum_lanes();
+            sums[0] = u64::from(twos & 0xFFFF) | u64::from(even as u32) << 32;
+            if let Some(s) = sums.get_mut(1) {
+                *s = u64::from(twos >> 16) | u64::from(odd as u32) << 32;
+            }
+        }
     }
 
     /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
@@ -891,6 +926,9 @@ impl<'a> Kernel<'a> {
         // l - LOW even (whole steps); each output adds its own i = l+1 ..= h(k).
         let h0 = k0.div_ceil(2) - 1;
         let l = h0 - (h0 - LOW) % 2;
+        if k0 + R <= UNREDUCED_BELOW {
+            return self.t_block_words(k0, l);
+        }
         let mut main_two = [Pairs::zero(); R];
         let mut main = [[Doubles::zero(); R]; 3];
         let plane = |p| self.planes.plane(p);
@@ -923,6 +961,43 @@ impl<'a> Kernel<'a> {
         }
     }
 
+    /// [`Self::t_block`] for blocks below [`UNREDUCED_BELOW`]: every partial sum of
+    /// `C_k` stays in `i32` lanes until the Karatsuba recombination, and only the three
+    /// recombined limb sums are converted to `f64`.
+    ///
+    /// Why it is exact: for `k < 2^11` the true sums `lo = Σ v0·v0'`, `hi = Σ v1·v1'` and
+    /// `middle = s - lo - hi = Σ (v0·v1' + v1·v0')` are below `(k-1)·2^20 < 2^31` in size
+    /// (limbs `|v0| <= 2^10`, `|v1| <= 2^9`), so they are exact `i32` values; every sum on
+    /// the way (the blocked part, doubled, plus the rest, and `s`, which may not fit) wraps
+    /// modulo `2^32` (`vpdpwssd` does not saturate), which changes none of them. So no
+    /// chunks of [`CHUNK_STEPS`] and half the conversions of the general path (whose
+    /// `f64` accumulators, `3·R` pairs of vectors, did not fit in the registers either).
+    #[inline(always)]
+    fn t_block_words(&mut self, k0: usize, l: usize) {
+        let steps = (l - LOW) / 2;
+        let first = LOW + 1;
+        let mut main = [[Pairs::zero(); R]; 4];
+        let plane = |p| self.planes.plane(p);
+        let (two, lo, hi) = (plane(0), plane(1), plane(2));
+        // Step t pairs terms i = first + 2t (even), i + 1 with the pairs at k - 1 - i.
+        for (acc, rows) in main.iter_mut().zip([two, lo, hi]) {
+            karatsuba_dots(acc, steps, k0 - first - 1, (rows, first / 2), rows);
+        }
+        karatsuba_dots(&mut main[3], steps, k0 - first - 1, (SumRows(lo, hi), first / 2), SumRows(lo, hi));
+        for (k, r) in (k0..=self.m).zip(0..R) {
+            let rest = t_rest(self.planes.all(), k, l);
+            let [c_two, c_lo, c_hi, c_s] = std::array::from_fn(|p| rest[p] + main[p][r] + main[p][r]);
+            let middle = c_s - c_lo - c_hi;
+            let product = Doubles::from_pairs(c_hi).mul_add(
+                Doubles::splat(LIMB * LIMB),
+                Doubles::from_pairs(middle).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(c_lo)),
+            );
+            let x = self.x.value(k);
+            let value = self.add_newest(Coefficient { two: x.two - c_two, odd: x.odd - product });
+            self.store(k, value);
+        }
+    }
+
     /// `T_k` from `value = x_k - (C_k without its newest terms)` (`Z/q` part below
     /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
     /// `|2·Σ| <= 2·NEW·2^40 < 2^43`, so every value stays below `2^52`.
@@ -936,16 +1011,11 @@ impl<'a> Kernel<'a> {
         value
     }
 
-    /// Records `T_k` (balanced): its lane sums, and its words in the rows.
+    /// Records `T_k` (balanced): its words in the rows (its lane sums come from there at
+    /// the end, [`Self::lane_sums`]).
     #[inline(always)]
     fn store(&mut self, k: usize, value: Coefficient) {
-        // The lane sums, packed: the 2^a words wrap, and so does their sum; the balanced
-        // values sum to at most 16·(2^20 + 1) in size, an exact i32. They become residues
-        // modulo N in one pass at the end (Chinese remainders, off the dependency chain).
         let words = value.words();
-        // Σ v = Σ v0 + 2^11·Σ v1: |Σ| <= 16·(2^20 + 1), an exact i32.
-        let odd = words[1].sum_lanes().wrapping_add(words[2].sum_lanes() << 11);
-        self.sums[k] = value.two.sum_lanes() as u32 as u64 | (odd as u32 as u64) << 32;
         if k <= NEW {
             self.first[k - 1] = value;
         }
@@ -1047,8 +1117,10 @@ mod tests {
             (blocked_from + 3 * R - 1, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 16]),
             (blocked_from + 3 * R + 3, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1), 2 * 1953125]),
             (chunked, &[16 * 1_000_000_000, 2 * (1 << 16) * ((1 << 21) - 1)]),
-            // Partial sums reduced before the Karatsuba recombination.
-            (UNREDUCED_BELOW + 3 * R, &[2 * (1 << 16) * ((1 << 21) - 1)]),
+            // The last blocks of i32 sums (t_block_words), then partial sums reduced
+            // before the Karatsuba recombination.
+            (UNREDUCED_BELOW - 2, &[2 * (1 << 16) * ((1 << 21) - 1), 16 * 1_000_000_000]),
+            (UNREDUCED_BELOW + 3 * R, &[2 * (1 << 16) * ((1 << 21) - 1), 16 * 1_000_000_000, 2 * 1953125]),
         ] {
             for &modulus in moduli {
                 let ring = WordRing::new(modulus / 2).unwrap();

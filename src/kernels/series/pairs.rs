@@ -133,6 +133,22 @@ impl Pairs {
     pub fn sum_lanes(self) -> i32 {
         unsafe { core::arch::x86_64::_mm512_reduce_add_epi32(self.0) }
     }
+    /// The sums of the low words and of the high words of the lanes, each wrapping
+    /// modulo `2^16`, as the low and the high word of the result: two sums for the price
+    /// of one reduction.
+    #[inline(always)]
+    pub fn sum_words(self) -> i32 {
+        use core::arch::x86_64::{
+            _mm_add_epi16, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi16, _mm256_castsi256_si128,
+            _mm256_extracti128_si256, _mm512_castsi512_si256, _mm512_extracti64x4_epi64,
+        };
+        unsafe {
+            let half = _mm256_add_epi16(_mm512_castsi512_si256(self.0), _mm512_extracti64x4_epi64::<1>(self.0));
+            let quarter = _mm_add_epi16(_mm256_castsi256_si128(half), _mm256_extracti128_si256::<1>(half));
+            let eighth = _mm_add_epi16(quarter, _mm_shuffle_epi32::<0b01_00_11_10>(quarter));
+            _mm_cvtsi128_si32(_mm_add_epi16(eighth, _mm_shuffle_epi32::<0b00_00_00_01>(eighth)))
+        }
+    }
     /// The lanes as values.
     #[inline(always)]
     pub fn to_array(self) -> [i32; PAIR_LANES] {
@@ -237,6 +253,16 @@ impl Pairs {
     #[inline(always)]
     pub fn sum_lanes(self) -> i32 {
         self.0.iter().fold(0i32, |s, &v| s.wrapping_add(v))
+    }
+    /// The sums of the low words and of the high words of the lanes, each wrapping
+    /// modulo `2^16`, as the low and the high word of the result.
+    #[inline(always)]
+    pub fn sum_words(self) -> i32 {
+        let (lo, hi) = self
+            .0
+            .iter()
+            .fold((0u16, 0u16), |(lo, hi), &v| (lo.wrapping_add(v as u16), hi.wrapping_add((v as u32 >> 16) as u16)));
+        (lo as u32 | (hi as u32) << 16) as i32
     }
     /// The lanes as values.
     #[inline(always)]
