@@ -197,6 +197,12 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
     })
 }
 
+/// `w_h(L) = (-1)^popcount(h & g(L))`: the sign character `h` gives a block of Dawson
+/// value `value` (seed section 8). One definition for both layouts of the signs below.
+fn character_sign(h: u8, value: u8) -> i8 {
+    1 - 2 * ((h & value).count_ones() % 2) as i8
+}
+
 /// The block signs of the 16 Walsh characters, `w_h(L) = (-1)^popcount(h & g(L))`, as
 /// eventually periodic sequences with the Dawson values' certified preperiod and period.
 ///
@@ -210,7 +216,7 @@ pub fn character_signs() -> Vec<BlockSigns> {
     assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
     (0..CHARACTERS as u8)
         .map(|h| {
-            let head = dawson.table().iter().map(|&v| 1 - 2 * ((h & v).count_ones() % 2) as i8).collect();
+            let head = dawson.table().iter().map(|&v| character_sign(h, v)).collect();
             BlockSigns::new(head, dawson.preperiod(), dawson.period())
         })
         .collect()
@@ -229,7 +235,7 @@ pub fn character_sign_rows(dawson: &dawson::DawsonValues) -> (Vec<[i32; LANES16]
     let rows = (0..2 * len as u64)
         .map(|l| {
             let g = dawson.value(l);
-            std::array::from_fn(|h| 1 - 2 * ((h as u8 & g).count_ones() % 2) as i32)
+            std::array::from_fn(|h| i32::from(character_sign(h as u8, g)))
         })
         .collect();
     (rows, p)
