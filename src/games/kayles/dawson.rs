@@ -14,69 +14,107 @@ const REMOVED: usize = 2;
 /// O(L^2); every value is below 16 (the largest is 9).
 pub fn dawson_values(max_len: usize) -> Vec<u8> {
     let mut g = vec![0u8; max_len + 1];
-    // reversed[max_len - L] = g(L), so that g(L-2-i) for i = 0, 1, ... is read forwards
-    // and the option loop below vectorises.
-    let mut reversed = vec![0u8; max_len + 1];
-    for len in 2..=max_len {
-        // By symmetry i and L-2-i give the same option; half the range suffices.
-        let half = (len - 2) / 2 + 1;
-        let right = &reversed[max_len + 2 - len..][..half];
-        // Bit v of `seen` set: value v is reachable.
-        let seen = g[..half].iter().zip(right).fold(0u32, |seen, (&a, &b)| seen | (1 << (a ^ b)));
-        g[len] = seen.trailing_ones() as u8;
-        reversed[max_len - len] = g[len];
-    }
+    fill_dawson_values(&mut g);
     g
 }
+
+/// `g(0..g.len())` into `g`, by the mex rule. A `const fn`, so that the compiler can build
+/// the certified table ([`CERTIFIED`]) with the same code the tests run.
+pub const fn fill_dawson_values(g: &mut [u8]) {
+    let mut len = 0;
+    while len < g.len() {
+        // By symmetry i and L-2-i give the same option: half the range suffices. Bit v of
+        // `seen` set: value v is reachable (values stay below 32: below 16 in fact).
+        let mut seen = 0u32;
+        let mut i = 0;
+        while len >= REMOVED && i <= (len - REMOVED) / 2 {
+            seen |= 1 << (g[i] ^ g[len - REMOVED - i]);
+            i += 1;
+        }
+        g[len] = seen.trailing_ones() as u8;
+        len += 1;
+    }
+}
+
+/// The certified Dawson values, evaluated by the compiler: they depend on neither the
+/// row length nor the modulus, so no solve has to recompute them (measured: the table,
+/// the sign rows and the rational form built at run time took about 9 µs of a 100 µs
+/// solve at 1000 pins). A failed certificate is a failed build. [`DawsonValues::compute`]
+/// runs the same code at run time for the tests.
+pub static CERTIFIED: DawsonValues = DawsonValues::compute();
 
 /// The Dawson values for every `L`, as a certified eventually periodic sequence:
 /// `g(L) = table[L]` for `L < preperiod + period`, and `g(L + period) = g(L)` for every
 /// `L >= preperiod`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DawsonValues {
-    /// `g(0 .. preperiod + period)`.
-    table: Vec<u8>,
+    /// `g(0 .. preperiod + period)`, then zeros.
+    table: [u8; DawsonValues::SEARCH_LEN + 1],
     preperiod: usize,
     period: usize,
 }
 
 impl DawsonValues {
     /// How far the mex table is computed when looking for the period: `g(0..=175)`, exactly
-    /// the certification range `2·preperiod + 2·period + 2 = 176` of the true values (the
-    /// table costs O(L^2) at every solve; a longer one would certify nothing more).
+    /// the certification range `2·preperiod + 2·period + 2 = 176` of the true values (a
+    /// longer table would certify nothing more).
     const SEARCH_LEN: usize = 175;
+
+    /// The certified values ([`CERTIFIED`], built at compile time).
+    pub fn certified() -> &'static Self {
+        &CERTIFIED
+    }
 
     /// Computes the first values by mex, finds the shortest (preperiod, period) that
     /// the table shows, and certifies it with the Guy–Smith periodicity theorem.
     ///
     /// # Panics
     /// If no period is found and certified within the search table (this would mean
-    /// the mex rule above is wrong, since the true sequence has period 34).
-    pub fn certified() -> Self {
-        let g = dawson_values(Self::SEARCH_LEN);
+    /// the mex rule above is wrong, since the true sequence has period 34). At compile
+    /// time, for [`CERTIFIED`], that is a build error.
+    pub const fn compute() -> Self {
+        let mut g = [0u8; Self::SEARCH_LEN + 1];
+        fill_dawson_values(&mut g);
         // The theorem below needs the periodicity checked on `[n0, 2·n0 + p + t)`, which
         // uses values up to `2·n0 + 2p + t - 1`: the pairs (n0, p) that fit the table.
         // Take the pair with the least n0 + p (then the least p) that the table shows:
         // for a period p that is the least n0 past the last disagreement g(n) != g(n+p).
-        let fits = |preperiod: usize, period: usize| 2 * preperiod + 2 * period + REMOVED <= g.len();
-        let best = (1..Self::SEARCH_LEN / 2)
-            .filter_map(|period| {
-                let preperiod = (0..g.len() - period).rev().find(|&n| g[n] != g[n + period]).map_or(0, |n| n + 1);
-                fits(preperiod, period).then_some((preperiod + period, period, preperiod))
-            })
-            .min();
-        match best {
-            Some((_, period, preperiod)) if guy_smith_holds(&g, preperiod, period) => {
-                Self { table: g[..preperiod + period].to_vec(), preperiod, period }
+        let mut best: Option<(usize, usize)> = None;
+        let mut period = 1;
+        while period < Self::SEARCH_LEN / 2 {
+            let mut preperiod = g.len() - period;
+            while preperiod > 0 && g[preperiod - 1] == g[preperiod - 1 + period] {
+                preperiod -= 1;
             }
-            _ => panic!("Dawson's Kayles: no period certified within {} values", Self::SEARCH_LEN),
+            let fits = 2 * preperiod + 2 * period + REMOVED <= g.len();
+            let better = match best {
+                Some((n0, p)) => preperiod + period < n0 + p,
+                None => true,
+            };
+            if fits && better {
+                best = Some((preperiod, period));
+            }
+            period += 1;
         }
+        let Some((preperiod, period)) = best else {
+            panic!("Dawson's Kayles: no period found within the search table");
+        };
+        if !guy_smith_holds(&g, preperiod, period) {
+            panic!("Dawson's Kayles: the period found fails the Guy-Smith certificate");
+        }
+        // Keep g(0 .. preperiod + period) only.
+        let mut n = preperiod + period;
+        while n < g.len() {
+            g[n] = 0;
+            n += 1;
+        }
+        Self { table: g, preperiod, period }
     }
 
     /// `g(len)` for any `len`.
     #[inline]
-    pub fn value(&self, len: u64) -> u8 {
-        let len = if len < self.table.len() as u64 {
+    pub const fn value(&self, len: u64) -> u8 {
+        let len = if len < (self.preperiod + self.period) as u64 {
             len as usize
         } else {
             self.preperiod + ((len - self.preperiod as u64) % self.period as u64) as usize
@@ -86,22 +124,30 @@ impl DawsonValues {
 
     /// `g(0 .. preperiod + period)`: the values that describe all others.
     pub fn table(&self) -> &[u8] {
-        &self.table
+        &self.table[..self.preperiod + self.period]
     }
 
     /// The first `L` from which the values repeat.
-    pub fn preperiod(&self) -> usize {
+    pub const fn preperiod(&self) -> usize {
         self.preperiod
     }
 
     /// The period.
-    pub fn period(&self) -> usize {
+    pub const fn period(&self) -> usize {
         self.period
     }
 
     /// The largest value the sequence ever takes (it is the largest of the table).
-    pub fn max_value(&self) -> u8 {
-        *self.table.iter().max().expect("the table is never empty")
+    pub const fn max_value(&self) -> u8 {
+        // The zeros past the table change nothing: the maximum is at least g(0) = 0.
+        let (mut max, mut i) = (0, 0);
+        while i < self.table.len() {
+            if self.table[i] > max {
+                max = self.table[i];
+            }
+            i += 1;
+        }
+        max
     }
 }
 
@@ -118,8 +164,15 @@ impl DawsonValues {
 /// options of `n + p`, `g(i) ^ g(j)`, are exactly the options `g(i) ^ g(j - p)` of `n`
 /// (heaps `i`, `j - p`, which sum to `n - 2`). Equal option sets have equal mex: a
 /// contradiction.
-fn guy_smith_holds(g: &[u8], preperiod: usize, period: usize) -> bool {
-    (preperiod..2 * preperiod + period + REMOVED).all(|n| g[n + period] == g[n])
+const fn guy_smith_holds(g: &[u8], preperiod: usize, period: usize) -> bool {
+    let mut n = preperiod;
+    while n < 2 * preperiod + period + REMOVED {
+        if g[n + period] != g[n] {
+            return false;
+        }
+        n += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -141,6 +194,7 @@ mod tests {
     #[test]
     fn certified_period_extends_the_mex_table() {
         let certified = DawsonValues::certified();
+        assert_eq!(*certified, DawsonValues::compute(), "build time and run time disagree");
         assert_eq!((certified.preperiod(), certified.period()), (53, 34));
         assert_eq!(certified.max_value(), 9);
         // The plain mex table, far past the range the certificate looked at.

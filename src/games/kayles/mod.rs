@@ -12,6 +12,7 @@
 
 pub mod brute;
 pub mod dawson;
+pub mod tables;
 
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::series::rational::{LANES16, RationalLanes};
@@ -199,7 +200,7 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
 
 /// `w_h(L) = (-1)^popcount(h & g(L))`: the sign character `h` gives a block of Dawson
 /// value `value` (seed section 8). One definition for both layouts of the signs below.
-fn character_sign(h: u8, value: u8) -> i8 {
+const fn character_sign(h: u8, value: u8) -> i8 {
     1 - 2 * ((h & value).count_ones() % 2) as i8
 }
 
@@ -226,32 +227,23 @@ pub fn character_signs() -> Vec<BlockSigns> {
 /// for `L < 2·(j0 + P)`, and `P`: the rows [`RationalLanes::from_sign_rows`] takes, with
 /// `P` the Dawson period in `u` and `j0 = max(1, ceil(preperiod / 2))` (so the signs
 /// repeat with period `2P` from `L = 2·j0` on, as the certified values do from their
-/// preperiod on).
+/// preperiod on). At run time, for the tests; the solves read [`tables`].
 pub fn character_sign_rows(dawson: &dawson::DawsonValues) -> (Vec<[i32; LANES16]>, usize) {
-    assert!((dawson.max_value() as u64) < CHARACTERS, "a Dawson value needs more than {CHARACTER_BITS} bits");
-    let period = dawson.period();
-    let p = if period.is_multiple_of(2) { period / 2 } else { period };
-    let len = dawson.preperiod().div_ceil(2).max(1) + p;
-    let rows = (0..2 * len as u64)
-        .map(|l| {
-            let g = dawson.value(l);
-            std::array::from_fn(|h| i32::from(character_sign(h as u8, g)))
-        })
-        .collect();
+    let (len, p) = tables::sign_rows_shape(dawson);
+    let mut rows = vec![[0; LANES16]; len];
+    tables::fill_sign_rows(dawson, &mut rows);
     (rows, p)
 }
 
-/// `catalan-words` on the 16 characters from the certified Dawson values directly: the
-/// sign rows and the shared rational form in one pass each, without the 16 per-character
-/// sign sequences of [`character_signs`] that [`SeriesVariant::run`] would write out and
-/// transpose into the same rows (at 1000 pins that detour took about 10 µs of a cold
-/// solve of ~120 µs). The same series as `catalan-words` on [`character_signs`], which
-/// the tests check. `None` if the modulus or the recurrence is outside the words' range.
+/// `catalan-words` on the 16 characters from the certified Dawson values directly: their
+/// shared rational form, which the compiler built ([`tables::DAWSON_RATIONAL`]), without
+/// the 16 per-character sign sequences of [`character_signs`] that [`SeriesVariant::run`]
+/// would write out, transpose and turn into the same form at every solve. The same
+/// series as `catalan-words` on [`character_signs`], which the tests check. `None` if the
+/// modulus or the recurrence is outside the words' range.
 fn words_from_dawson(m: usize, wide_modulus: u64) -> Option<Vec<u64>> {
     catalan_words::WordRing::new(wide_modulus / 2)?;
-    let (rows, p) = character_sign_rows(&dawson::DawsonValues::certified());
-    let rational = RationalLanes::from_sign_rows(&rows, p, CHARACTERS as usize);
-    catalan_words::series_catalan_words_lanes(&rational, CHARACTERS as usize, m, wide_modulus)
+    catalan_words::series_catalan_words_lanes(&tables::DAWSON_RATIONAL, CHARACTERS as usize, m, wide_modulus)
 }
 
 /// `f(2k) mod modulus` for every `k <= m`.
@@ -347,6 +339,23 @@ pub fn checks(deep: bool) -> Vec<Check> {
     let places = if deep { 16 } else { 12 };
     let agreement_pins = if deep { 2000 } else { 600 };
     vec![
+        Check::new("kayles: the tables the compiler built equal a run-time rebuild", |_| {
+            let dawson = dawson::DawsonValues::compute();
+            let (rows, p) = character_sign_rows(&dawson);
+            let rational = RationalLanes::from_sign_rows(&rows, p, CHARACTERS as usize);
+            if dawson != *dawson::DawsonValues::certified() || rows != tables::SIGN_ROWS {
+                return Err("the Dawson values or the sign rows differ".into());
+            }
+            if rational != tables::DAWSON_RATIONAL {
+                return Err("the rational form differs".into());
+            }
+            Ok(format!(
+                "preperiod {}, period {}, recurrence order {}",
+                dawson.preperiod(),
+                dawson.period(),
+                rational.order()
+            ))
+        }),
         Check::new(
             format!("kayles: every kernel gives the same f(n) for every n <= {agreement_pins} under 6 moduli"),
             move |sched| kernels_agree(agreement_pins, sched),
@@ -462,9 +471,13 @@ mod tests {
 
     #[test]
     fn the_dawson_sign_rows_give_the_shared_form_of_the_characters() {
-        let (rows, p) = character_sign_rows(&dawson::DawsonValues::certified());
+        // At run time, from the values computed at run time, against the generic path
+        // and against the form the compiler built.
+        let (rows, p) = character_sign_rows(&dawson::DawsonValues::compute());
         let direct = RationalLanes::from_sign_rows(&rows, p, CHARACTERS as usize);
-        assert_eq!(Some(direct), RationalLanes::shared(&character_signs()));
+        assert_eq!(Some(direct.clone()), RationalLanes::shared(&character_signs()));
+        assert_eq!(direct, tables::DAWSON_RATIONAL);
+        assert_eq!(rows, tables::SIGN_ROWS);
     }
 
     /// The direct path against `catalan-words` on the 16 sign sequences, on the sizes

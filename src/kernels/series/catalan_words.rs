@@ -281,7 +281,7 @@ fn fits_words(rational: &RationalLanes) -> bool {
     // (lane by lane over the rows, it took about 1% of the warm kernel at 1000 pins).
     let mut weight = [0u64; LANES16];
     let mut largest = [0u32; LANES16];
-    for row in &rational.den {
+    for row in rational.den.iter() {
         for ((w, m), &d) in weight.iter_mut().zip(&mut largest).zip(row) {
             *w += u64::from(d.unsigned_abs());
             *m = (*m).max(d.unsigned_abs());

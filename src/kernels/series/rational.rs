@@ -14,6 +14,8 @@
 //! a linear recurrence of order `deg den <= 2(j0 + P)` (88 for the Dawson signs) with
 //! small integer coefficients.
 
+use std::borrow::Cow;
+
 use super::BlockSigns;
 use super::split::SplitModulus;
 
@@ -125,9 +127,10 @@ pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RationalLanes {
     /// `num[k][lane]`, up to the last `k` where some lane is not zero.
-    pub num: Vec<[i32; LANES16]>,
+    pub num: Cow<'static, [[i32; LANES16]]>,
     /// `den[k][lane]`, `den[0] = 1` in every lane, up to the highest degree of any lane.
-    pub den: Vec<[i32; LANES16]>,
+    /// (Borrowed for the forms the compiler builds: `games::kayles::tables`.)
+    pub den: Cow<'static, [[i32; LANES16]]>,
 }
 
 /// Lanes of a [`RationalLanes`].
@@ -184,7 +187,10 @@ impl RationalLanes {
         square_lanes(&z_minus_a, &mut den, 1);
         square_lanes(&b, &mut den[1..], -1);
         debug_assert!(den[0] == [1; LANES16]);
-        Some(Self { num: trim_lanes(num), den: trim_lanes(den) })
+        let (num_len, den_len) = (nonzero_len(&num, num.len()), nonzero_len(&den, den.len()));
+        num.truncate(num_len);
+        den.truncate(den_len);
+        Some(Self { num: Cow::Owned(num), den: Cow::Owned(den) })
     }
 
     /// The rational forms of `characters` (at most [`LANES16`]) from one description of
@@ -231,45 +237,132 @@ impl RationalLanes {
     /// their lanes at hand without [`BlockSigns`] (the Dawson characters).
     ///
     /// # Panics
-    /// If `w` has an odd number of rows, `p` is 0 or not below `w.len() / 2`, `used` is
-    /// above [`LANES16`], or a row holds more than the signs ±1 (and 0 in unused lanes).
+    /// As [`Self::fill_from_sign_rows`].
     pub fn from_sign_rows(w: &[[i32; LANES16]], p: usize, used: usize) -> Self {
-        use wide::i32x16;
+        let (num_len, den_len, scratch_len) = Self::sign_rows_buffers(w.len(), p);
+        let mut num = vec![[0i32; LANES16]; num_len];
+        let mut den = vec![[0i32; LANES16]; den_len];
+        let mut scratch = vec![[0i32; LANES16]; scratch_len];
+        Self::fill_factors(w, p, used, &mut num, &mut scratch);
+        // The squares with `wide` vectors (the `const fn` twin in fill_from_sign_rows is
+        // scalar: at run time the compiler vectorised it across j, with gathers, 10x slower).
+        let (z_minus_a, b) = scratch.split_at(den_len / 2);
+        square_lanes(z_minus_a, &mut den, 1);
+        square_lanes(b, &mut den[1..], -1);
+        debug_assert!(den[0] == [1; LANES16]);
+        let (num_len, den_len) = (nonzero_len(&num, num_len), nonzero_len(&den, den_len));
+        num.truncate(num_len);
+        den.truncate(den_len);
+        Self { num: Cow::Owned(num), den: Cow::Owned(den) }
+    }
+
+    /// The buffers [`Self::fill_from_sign_rows`] needs for `rows` sign rows and the period
+    /// `p`: `(num, den, scratch)` rows.
+    pub const fn sign_rows_buffers(rows: usize, p: usize) -> (usize, usize, usize) {
+        let len = rows / 2;
+        let z_len = if len > p + 1 { len } else { p + 1 };
+        (len + p, 2 * z_len, z_len + len)
+    }
+
+    /// [`Self::from_sign_rows`] into buffers of the sizes [`Self::sign_rows_buffers`] gives;
+    /// returns the lengths of `num` and `den` with their zero tails dropped. A `const fn`,
+    /// so that the compiler builds the Dawson characters' form with the code the tests
+    /// run (`games::kayles::tables`).
+    ///
+    /// ```text
+    /// e_j = w(2j) (e_0 = 0), o_j = w(2j+1); A = E·Z, B = Ô·Z below len; Z = 1 - u^P
+    /// num = A·Z,   den = (Z - A)^2 - u·B^2
+    /// ```
+    ///
+    /// Lane by lane, the lane loop innermost (it vectorises at run time).
+    ///
+    /// # Panics
+    /// If `w` has an odd number of rows, `p` is 0 or not below `w.len() / 2`, `used` is
+    /// above [`LANES16`], a row holds more than the signs ±1 (and 0 in unused lanes), or a
+    /// buffer is shorter than [`Self::sign_rows_buffers`] says.
+    pub const fn fill_from_sign_rows(
+        w: &[[i32; LANES16]],
+        p: usize,
+        used: usize,
+        num: &mut [[i32; LANES16]],
+        den: &mut [[i32; LANES16]],
+        scratch: &mut [[i32; LANES16]],
+    ) -> (usize, usize) {
+        let (num_len, den_len, _) = Self::sign_rows_buffers(w.len(), p);
+        assert!(den.len() >= den_len, "short buffers");
+        Self::fill_factors(w, p, used, num, scratch);
+        let mut k = 0;
+        while k < den_len {
+            den[k] = [0; LANES16];
+            k += 1;
+        }
+        let (z_minus_a, b) = scratch.split_at(den_len / 2);
+        add_square_lanes(z_minus_a, den, 0, 1);
+        add_square_lanes(b, den, 1, -1);
+        let mut lane = 0;
+        while lane < LANES16 {
+            assert!(den[0][lane] == 1, "den_0 = 1");
+            lane += 1;
+        }
+        (nonzero_len(num, num_len), nonzero_len(den, den_len))
+    }
+
+    /// `num = A·Z` into `num`, and the factors of `den`, `Z - A` then `B`, into `scratch`
+    /// (`z_len` and `len` rows; sizes from [`Self::sign_rows_buffers`]).
+    const fn fill_factors(
+        w: &[[i32; LANES16]],
+        p: usize,
+        used: usize,
+        num: &mut [[i32; LANES16]],
+        scratch: &mut [[i32; LANES16]],
+    ) {
         let len = w.len() / 2;
         assert!(w.len().is_multiple_of(2) && p > 0 && p < len && used <= LANES16, "bad shared sign rows");
-        assert!(
-            w.iter().all(|row| row.iter().enumerate().all(|(lane, &s)| if lane < used { s * s == 1 } else { s == 0 })),
-            "sign rows must be ±1 in the used lanes and 0 in the others"
-        );
-        let v = |c: &[i32; LANES16]| i32x16::from(*c);
-        // e_j = w(2j) with e_0 = 0, o_j = w(2j+1); A = E·Z and B = Ô·Z below len.
-        let e = |j: usize| if j == 0 { i32x16::ZERO } else { v(&w[2 * j]) };
-        let o = |j: usize| v(&w[2 * j + 1]);
-        let a: Vec<i32x16> = (0..len).map(|k| if k >= p { e(k) - e(k - p) } else { e(k) }).collect();
-        let b: Vec<[i32; LANES16]> = (0..len).map(|k| if k >= p { o(k) - o(k - p) } else { o(k) }.to_array()).collect();
-        // Z - A; Z = 1 - u^P in the lanes with a character, 1 in the others (den = 1).
-        let z_len = len.max(p + 1);
-        let mut z_minus_a = vec![[0i32; LANES16]; z_len];
-        for (out, a) in z_minus_a.iter_mut().zip(&a) {
-            *out = (-*a).to_array();
+        let (num_len, den_len, scratch_len) = Self::sign_rows_buffers(w.len(), p);
+        assert!(num.len() >= num_len && scratch.len() >= scratch_len, "short buffers");
+        let mut row = 0;
+        while row < w.len() {
+            let mut lane = 0;
+            while lane < LANES16 {
+                let s = w[row][lane];
+                assert!(
+                    if lane < used { s * s == 1 } else { s == 0 },
+                    "sign rows must be ±1 in the used lanes and 0 in the others"
+                );
+                lane += 1;
+            }
+            row += 1;
         }
-        z_minus_a[0] = (v(&z_minus_a[0]) + i32x16::ONE).to_array();
-        let used: [i32; LANES16] = std::array::from_fn(|lane| i32::from(lane < used));
-        z_minus_a[p] = (v(&z_minus_a[p]) - v(&used)).to_array();
-        // num = A·Z = A - u^P·A.
-        let num: Vec<[i32; LANES16]> = (0..len + p)
-            .map(|k| {
-                let head = if k < len { a[k] } else { i32x16::ZERO };
-                let shifted = if k >= p && k - p < len { a[k - p] } else { i32x16::ZERO };
-                (head - shifted).to_array()
-            })
-            .collect();
-        // den = (Z - A)^2 - u·B^2.
-        let mut den = vec![[0i32; LANES16]; 2 * z_len];
-        square_lanes(&z_minus_a, &mut den, 1);
-        square_lanes(&b, &mut den[1..], -1);
-        debug_assert!(den[0] == [1; LANES16]);
-        Self { num: trim_lanes(num), den: trim_lanes(den) }
+        let z_len = den_len / 2;
+        let (z_minus_a, b) = scratch.split_at_mut(z_len);
+        let mut k = 0;
+        while k < z_len + p {
+            let a_k = times_z(w, p, k, 0);
+            if k < len {
+                b[k] = times_z(w, p, k, 1);
+            }
+            let a_shifted = if k >= p { times_z(w, p, k - p, 0) } else { [0; LANES16] };
+            let mut lane = 0;
+            while lane < LANES16 {
+                // Z - A; Z = 1 - u^P in the lanes with a character, 1 in the others.
+                if k < z_len {
+                    let z = if k == 0 {
+                        1
+                    } else if k == p && lane < used {
+                        -1
+                    } else {
+                        0
+                    };
+                    z_minus_a[k][lane] = z - a_k[lane];
+                }
+                // num = A·Z = A - u^P·A.
+                if k < num_len {
+                    num[k][lane] = a_k[lane] - a_shifted[lane];
+                }
+                lane += 1;
+            }
+            k += 1;
+        }
     }
 
     /// The order of the recurrence: the highest degree of `den` over the lanes.
@@ -278,9 +371,48 @@ impl RationalLanes {
     }
 }
 
-/// `out += sign·p^2` lane by lane (`2·len - 1` coefficients): `p_i^2` at `2i`, `2·p_i·p_j`
-/// at `i + j` for `i < j`. In `wide` vectors so that the compiler vectorises across the
-/// lanes, not across `j` (which it does with gathers).
+/// `A_k = e_k - e_{k-P}` (`parity` 0, `e_j = w(2j)`, `e_0 = 0`: no block has length 0)
+/// or `B_k = o_k - o_{k-P}` (`parity` 1, `o_j = w(2j+1)`) in every lane, 0 from `k = len`
+/// on.
+const fn times_z(w: &[[i32; LANES16]], p: usize, k: usize, parity: usize) -> [i32; LANES16] {
+    let zero = [0; LANES16];
+    if k >= w.len() / 2 {
+        return zero;
+    }
+    let sign = if k == 0 && parity == 0 { zero } else { w[2 * k + parity] };
+    let earlier = if k < p || (k == p && parity == 0) { zero } else { w[2 * (k - p) + parity] };
+    let mut out = zero;
+    let mut lane = 0;
+    while lane < LANES16 {
+        out[lane] = sign[lane] - earlier[lane];
+        lane += 1;
+    }
+    out
+}
+
+/// `out[shift..] += sign·p^2` lane by lane (`2·len - 1` coefficients): `p_i^2` at `2i`,
+/// `2·p_i·p_j` at `i + j` for `i < j`. The `const fn` for the compiler; at run time,
+/// [`square_lanes`].
+const fn add_square_lanes(p: &[[i32; LANES16]], out: &mut [[i32; LANES16]], shift: usize, sign: i32) {
+    let mut i = 0;
+    while i < p.len() {
+        let mut j = i;
+        while j < p.len() {
+            let factor = if i == j { sign } else { 2 * sign };
+            let mut lane = 0;
+            while lane < LANES16 {
+                out[shift + i + j][lane] += factor * p[i][lane] * p[j][lane];
+                lane += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+/// `out += sign·p^2` lane by lane, as [`add_square_lanes`] with `shift` 0. In `wide`
+/// vectors so that the compiler vectorises across the lanes, not across `j` (which it
+/// does with gathers).
 fn square_lanes(p: &[[i32; LANES16]], out: &mut [[i32; LANES16]], sign: i32) {
     use wide::i32x16;
     let lanes = |c: &[i32; LANES16]| i32x16::from(*c);
@@ -293,12 +425,20 @@ fn square_lanes(p: &[[i32; LANES16]], out: &mut [[i32; LANES16]], sign: i32) {
     }
 }
 
-/// Drops the trailing coefficients that are zero in every lane (keeps at least one).
-fn trim_lanes(mut v: Vec<[i32; LANES16]>) -> Vec<[i32; LANES16]> {
-    while v.len() > 1 && v.last() == Some(&[0; LANES16]) {
-        v.pop();
+/// The length of `v[..len]` without its trailing rows that are zero in every lane (at
+/// least one).
+const fn nonzero_len(v: &[[i32; LANES16]], mut len: usize) -> usize {
+    while len > 1 {
+        let mut lane = 0;
+        while lane < LANES16 && v[len - 1][lane] == 0 {
+            lane += 1;
+        }
+        if lane < LANES16 {
+            break;
+        }
+        len -= 1;
     }
-    v
+    len
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -382,6 +522,29 @@ mod tests {
                 assert_eq!(column(&lanes.num), expected.num, "num, lane {lane} of {count}");
                 assert_eq!(column(&lanes.den), expected.den, "den, lane {lane} of {count}");
             }
+        }
+    }
+
+    /// The `const fn` the compiler builds the Dawson form with, run at run time, against
+    /// the vectorised run-time path, on random shared sign rows of many shapes.
+    #[test]
+    fn the_const_form_matches_the_run_time_form() {
+        let mut rng = SplitMix64(0xE7);
+        for (len, p, used) in [(2, 1, 16), (3, 1, 1), (5, 4, 16), (44, 17, 16), (44, 17, 9), (10, 9, 3), (30, 2, 0)] {
+            let rows: Vec<[i32; LANES16]> = (0..2 * len)
+                .map(|_| std::array::from_fn(|lane| if lane >= used { 0 } else { 1 - 2 * (rng.next_u64() & 1) as i32 }))
+                .collect();
+            let (num_len, den_len, scratch_len) = RationalLanes::sign_rows_buffers(rows.len(), p);
+            // Dirty buffers: the const fn must write every row it returns.
+            let (mut num, mut den, mut scratch) =
+                (vec![[7; LANES16]; num_len], vec![[-3; LANES16]; den_len], vec![[5; LANES16]; scratch_len]);
+            let (n, d) = RationalLanes::fill_from_sign_rows(&rows, p, used, &mut num, &mut den, &mut scratch);
+            let expected = RationalLanes::from_sign_rows(&rows, p, used);
+            assert_eq!(
+                (&num[..n], &den[..d]),
+                (&expected.num[..], &expected.den[..]),
+                "len {len}, P {p}, {used} lanes"
+            );
         }
     }
 
