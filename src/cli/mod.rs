@@ -233,14 +233,13 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
         }
         SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;
-            // The default depends on the thread count; a bad --threads is refused below.
-            let threads =
-                run.threads.map_or(Scheduler::available_cores(), |t| usize::try_from(t).unwrap_or(usize::MAX));
-            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params, threads)?;
+            // The default kernel depends on the thread count: the scheduler's.
+            let sched = scheduler(Some(ProblemId::Stones), run.threads, run.json)?;
+            let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params, sched.threads())?;
             if let Some(path) = list {
-                return solve_stones_listing(params, kernel, &path, run);
+                return solve_stones_listing(params, kernel, &path, run.json, &sched);
             }
-            (Request::Stones(params, kernel), run)
+            return solve_request(&Request::Stones(params, kernel), run.json, &sched);
         }
         SolveCommand::Cards { cards, suits, modulus, run } => {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
@@ -251,11 +250,16 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             (Request::Coins(params, coins::CoinsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
     };
-    request.preflight()?;
     let sched = scheduler(Some(request.problem()), run.threads, run.json)?;
+    solve_request(&request, run.json, &sched)
+}
+
+/// Checks, solves, times and reports one request.
+fn solve_request(request: &Request, json: bool, sched: &Scheduler) -> Result<(), Failure> {
+    request.preflight()?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
-    let (answer, seconds) = timed(&request, &sched)?;
-    report(&answer, seconds, sched.threads(), run.json);
+    let (answer, seconds) = timed(request, sched)?;
+    report(&answer, seconds, sched.threads(), json);
     Ok(())
 }
 
@@ -276,16 +280,16 @@ fn solve_stones_listing(
     params: stones::StonesParams,
     kernel: stones::StonesKernel,
     path: &std::path::Path,
-    run: RunOptions,
+    json: bool,
+    sched: &Scheduler,
 ) -> Result<(), Failure> {
     stones::preflight(&params, kernel)?;
-    let sched = scheduler(Some(ProblemId::Stones), run.threads, run.json)?;
     let mut list = stones::list::ListFile::create(path)?;
     eprintln!("{} · {} threads", platform::header(), sched.threads());
     let start = Instant::now();
-    let answer = stones::solve_listing(&params, kernel, &sched, &mut list)?;
+    let answer = stones::solve_listing(&params, kernel, sched, &mut list)?;
     list.commit()?;
-    report(&answer, start.elapsed().as_secs_f64(), sched.threads(), run.json);
+    report(&answer, start.elapsed().as_secs_f64(), sched.threads(), json);
     Ok(())
 }
 
