@@ -5,8 +5,9 @@
 mod common;
 
 use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
-use gamecount::games::kayles::character_signs;
+use gamecount::games::kayles::{KaylesKernel, character_signs, fair_even_row_counts};
 use gamecount::kernels::series::SeriesVariant;
+use gamecount::sched::Scheduler;
 
 /// `M' = 16·10^9`, the modulus of the Project Euler instance.
 const MODULUS: u64 = 16 * 1_000_000_000;
@@ -41,5 +42,21 @@ fn bench(c: &mut criterion::Criterion) {
     group.finish();
 }
 
-criterion_group! { name = benches; config = common::quick_criterion(); targets = bench }
+/// What `gamecount solve kayles --pins 1000 --threads 1` times, warm: every `--kernel`
+/// through the game's whole path (for `catalan-words`, the shared rational form the
+/// compiler built instead of the per-character signs the `series` group starts from).
+fn solve(c: &mut criterion::Criterion) {
+    const HALF: u64 = 500;
+    let sched = Scheduler::new(Some(1)).expect("one thread");
+    let mut group = c.benchmark_group("kayles-solve");
+    let expected = fair_even_row_counts(HALF, 1_000_000_000, KaylesKernel::Reference, &sched).unwrap();
+    for &kernel in KaylesKernel::ALL {
+        let run = || fair_even_row_counts(HALF, 1_000_000_000, kernel, &sched).unwrap();
+        assert_eq!(run(), expected, "{kernel} disagrees");
+        group.bench_function(BenchmarkId::new(kernel.name(), 2 * HALF), |b| b.iter(run));
+    }
+    group.finish();
+}
+
+criterion_group! { name = benches; config = common::quick_criterion(); targets = bench, solve }
 criterion_main!(benches);

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The variant each group's speed-ups are measured against: the family's reference,
 /// or for groups whose reference is too slow to time at every size, the plainest
 /// variant that is.
-const REFERENCES: [(&str, &str); 9] = [
+const REFERENCES: [(&str, &str); 10] = [
     ("wht", "scalar"),
     ("powsum", "montgomery"),
     ("nimber_freq", "linear"),
@@ -22,6 +22,7 @@ const REFERENCES: [(&str, &str); 9] = [
     ("banded_dp", "dp-scalar/1t"),
     ("coin_formulas", "recurrence"),
     ("series", "catalan-scalar"),
+    ("kayles-solve", "reference"),
     ("ntt", "reference"),
 ];
 
