@@ -36,11 +36,9 @@ pub const fn fill_dawson_values(g: &mut [u8]) {
     }
 }
 
-/// The certified Dawson values, evaluated by the compiler: they depend on neither the
-/// row length nor the modulus, so no solve has to recompute them (measured: the table,
-/// the sign rows and the rational form built at run time took about 9 µs of a 100 µs
-/// solve at 1000 pins). A failed certificate is a failed build. [`DawsonValues::compute`]
-/// runs the same code at run time for the tests.
+/// The certified Dawson values, evaluated by the compiler (why: [`super::tables`]). A
+/// failed certificate is a failed build; [`DawsonValues::compute`] runs the same code at
+/// run time for the tests.
 pub static CERTIFIED: DawsonValues = DawsonValues::compute();
 
 /// The Dawson values for every `L`, as a certified eventually periodic sequence:

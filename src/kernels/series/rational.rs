@@ -274,7 +274,8 @@ impl RationalLanes {
     /// num = A·Z,   den = (Z - A)^2 - u·B^2
     /// ```
     ///
-    /// Lane by lane, the lane loop innermost (it vectorises at run time).
+    /// Scalar, lane by lane: at run time [`Self::from_sign_rows`] shares the factors
+    /// but squares with `wide` vectors (`square_lanes`).
     ///
     /// # Panics
     /// If `w` has an odd number of rows, `p` is 0 or not below `w.len() / 2`, `used` is
