@@ -43,40 +43,59 @@ pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, mut sink: Option<&mut dyn
     let mut tables = LineTables::new(limit);
     let mut scan = StoneScan::default();
     let mut kept = Vec::new();
-    // Pairs with a partner among 64 of one anti-diagonal, plus the slot pass 1 writes
-    // before it knows whether to keep it.
-    let mut found = [(0u32, 0u32); 65];
     let strips = (limit >> 6) + 1;
     let progress = sched.progress(strips as u64, "stones strips");
     for s in 0..strips {
-        let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
-        for t in 2 * x_lo..=x_hi + limit {
-            // The pairs (x, t - x) of the strip: x from max(x_lo, t - L) to min(x_hi, t / 2).
-            let (first, last) = (x_lo.max(t.saturating_sub(limit)), x_hi.min(t / 2));
-            let in_range = (u64::MAX << (first & 63)) & (u64::MAX >> (63 - (last & 63)));
-            let mut open = !tables.closed_flags(s, t) & in_range;
-            let mut count = 0;
-            while open != 0 {
-                let x = x_lo + open.trailing_zeros();
-                open &= open - 1;
-                let z = tables.partner(x, t - x);
-                found[count] = (x, z);
-                count += (z <= limit) as usize;
+        match sink.as_deref_mut() {
+            None => scan.add(&scan_strip::<false>(&mut tables, s, &mut kept)),
+            Some(sink) => {
+                scan.add(&scan_strip::<true>(&mut tables, s, &mut kept));
+                kept.sort_unstable();
+                kept.drain(..).for_each(|[x, y, z]| sink(x, y, z));
             }
-            for &(x, z) in &found[..count] {
-                let y = t - x;
-                scan.record(x, y, z);
-                tables.mark(x, y, z);
-                if sink.is_some() {
-                    kept.push([x, y, z]);
-                }
-            }
-        }
-        if let Some(sink) = sink.as_deref_mut() {
-            kept.sort_unstable();
-            kept.drain(..).for_each(|[x, y, z]| sink(x, y, z));
         }
         progress.inc(1);
+    }
+    scan
+}
+
+/// Scans strip `s` (pile sizes `x` in `64 s .. 64 s + 64`) by anti-diagonals; pushes its
+/// losing triples to `kept` in the order found when `KEEP`.
+///
+/// A function of its own, compiled once per `KEEP`, so that only the tables, the strip
+/// and the counts are live in the hot loop: with the sink, the progress bar and the
+/// strip loop around it, the loop ran out of registers and reloaded spilled addresses
+/// beside its six window loads (warm, L = 1000, one process alternating the two: 2.98
+/// ms before, 2.86 ms after).
+#[inline(never)]
+fn scan_strip<const KEEP: bool>(tables: &mut LineTables, s: u32, kept: &mut Vec<[u32; 3]>) -> StoneScan {
+    let limit = tables.limit();
+    let mut scan = StoneScan::default();
+    // Pairs with a partner among 64 of one anti-diagonal, plus the slot pass 1 writes
+    // before it knows whether to keep it.
+    let mut found = [(0u32, 0u32); 65];
+    let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
+    for t in 2 * x_lo..=x_hi + limit {
+        // The pairs (x, t - x) of the strip: x from max(x_lo, t - L) to min(x_hi, t / 2).
+        let (first, last) = (x_lo.max(t.saturating_sub(limit)), x_hi.min(t / 2));
+        let in_range = (u64::MAX << (first & 63)) & (u64::MAX >> (63 - (last & 63)));
+        let mut open = !tables.closed_flags(s, t) & in_range;
+        let mut count = 0;
+        while open != 0 {
+            let x = x_lo + open.trailing_zeros();
+            open &= open - 1;
+            let z = tables.partner(x, t - x);
+            found[count] = (x, z);
+            count += (z <= limit) as usize;
+        }
+        for &(x, z) in &found[..count] {
+            let y = t - x;
+            scan.record(x, y, z);
+            tables.mark(x, y, z);
+            if KEEP {
+                kept.push([x, y, z]);
+            }
+        }
     }
     scan
 }
