@@ -28,13 +28,16 @@
 //!   the marks of pass 2 find the rows pass 1 just read. Whole anti-diagonals instead
 //!   read every row of the tables each time (at `L = 10^4` that was twice as slow).
 //!
-//! The searches use the one-window search of `window.rs`; pass 2 sets seven key bits
-//! and two open flags per losing triple. Within a strip the losing triples come out of
-//! order; when a sink wants them, each strip's are sorted and handed out once the strip
-//! is done (at most `64 (L + 1)` at a time: one per pair, seed section 8).
+//! The searches use the one-window search of `window.rs`, or its half-width tail window
+//! for the pairs whose rows end within three words (the low `x` of an anti-diagonal: pass
+//! 1 walks them first, so that neither loop branches on which window a pair needs);
+//! pass 2 sets seven key bits and two open flags per losing triple. Within a strip the
+//! losing triples come out of order; when a sink wants them, each strip's are sorted and
+//! handed out once the strip is done (at most `64 (L + 1)` at a time: one per pair, seed
+//! section 8).
 
 use super::StoneScan;
-use super::window::LineTables;
+use super::window::{LineTables, tail_start};
 use crate::sched::Scheduler;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
@@ -75,15 +78,30 @@ fn scan_strip<const KEEP: bool>(tables: &mut LineTables, s: u32, kept: &mut Vec<
     // before it knows whether to keep it.
     let mut found = [(0u32, 0u32); 65];
     let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
+    let y_tail = tail_start(limit);
     for t in 2 * x_lo..=x_hi + limit {
         // The pairs (x, t - x) of the strip: x from max(x_lo, t - L) to min(x_hi, t / 2).
         let (first, last) = (x_lo.max(t.saturating_sub(limit)), x_hi.min(t / 2));
         let in_range = (u64::MAX << (first & 63)) & (u64::MAX >> (63 - (last & 63)));
-        let mut open = !tables.closed_flags(s, t) & in_range;
+        let open = !tables.closed_flags(s, t) & in_range;
+        // Pairs with y >= tail_start, x <= t - tail_start: the low bits.
+        let tail = match (t - x_lo).checked_sub(y_tail) {
+            None => 0,
+            Some(k) if k >= 63 => u64::MAX,
+            Some(k) => (2 << k) - 1,
+        };
         let mut count = 0;
-        while open != 0 {
-            let x = x_lo + open.trailing_zeros();
-            open &= open - 1;
+        let (mut open_tail, mut open_wide) = (open & tail, open & !tail);
+        while open_tail != 0 {
+            let x = x_lo + open_tail.trailing_zeros();
+            open_tail &= open_tail - 1;
+            let z = tables.partner_tail(x, t - x);
+            found[count] = (x, z);
+            count += (z <= limit) as usize;
+        }
+        while open_wide != 0 {
+            let x = x_lo + open_wide.trailing_zeros();
+            open_wide &= open_wide - 1;
             let z = tables.partner(x, t - x);
             found[count] = (x, z);
             count += (z <= limit) as usize;

@@ -33,6 +33,17 @@
 //! settles all but 1.4 % of the open pairs (their partner, or the end of the rows, lies
 //! within seven words of `y`); the others continue window by window.
 //!
+//! # The tail window
+//!
+//! When `y` lies in the last three words of the candidates (`y >= tail_start(L)`: `64
+//! (w0 + 3) > L`), three words hold every candidate up to `L`, and the same six loads
+//! and operations on 256 bits settle the pair ([`tail_window`]; the fourth lane, inexact
+//! after the funnel shift, can only name a `z` above `L`, which means "no partner" as
+//! the exact value would). On this Zen 4, whose 512-bit operations take two 256-bit
+//! slots, that halves the work of these pairs: at `L = 1000` they are the third of the
+//! open pairs with `y >= 832`, most of them without a partner, and the scan gets 5%
+//! faster (warm, one process alternating the two scans: 2.94 -> 2.77 ms).
+//!
 //! # Which bits a losing triple marks
 //!
 //! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
@@ -222,6 +233,13 @@ impl LineTables {
             let at = self.open_word(a, a + b);
             Self::set(&mut self.open, at, a & 63);
         }
+    }
+
+    /// [`LineTables::partner`] for a pair with `y >= tail_start(L)` (see [`tail_window`]).
+    #[inline(always)]
+    pub fn partner_tail(&self, x: u32, y: u32) -> u32 {
+        debug_assert!(y >= tail_start(self.limit));
+        tail_window(self.pair_groups(x, y), self.row_words, x, y).unwrap_or(NO_PARTNER)
     }
 
     /// The partner of the open pair `(x, y)` given the marks so far (see [`partner`]).
@@ -419,6 +437,51 @@ mod lanes {
         }
     }
 
+    /// See [`super::tail_window`]: [`first_window`] in four lanes of 256 bits, three of
+    /// them exact.
+    #[inline(always)]
+    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        let w0 = y as usize >> 6;
+        let start = 64 * w0 as isize - x as isize;
+        let bytes = |group: Group<'_>, start: isize| {
+            let at = (8 * (group.at + rw) as isize + (start >> 3)) as usize;
+            assert_in_bounds(group.words, at);
+            // SAFETY: the 32 bytes from byte `at` are the first half of a 64-byte load
+            // the wide window makes from the same place, inside `words` (see `load_bytes`).
+            unsafe { _mm256_loadu_si256(group.words.as_ptr().cast::<u8>().add(at).cast()) }
+        };
+        let words = |group: Group<'_>, w: usize| {
+            assert_in_bounds(group.words, 8 * (group.at + w));
+            // SAFETY: as above, the first half of the wide window's load of word `w`.
+            unsafe { _mm256_loadu_si256(group.words.as_ptr().add(group.at + w).cast()) }
+        };
+        let (k2t_y, k3_d) = (bytes(g.y, start), bytes(g.d, start));
+        let (k1_y, k1_x, k2_d) = (words(g.y, w0), words(g.x, w0), words(g.d, w0));
+        let k2t_x = words(g.x, rw);
+        // SAFETY: see `shift_lanes`; the 256-bit forms need avx512vl, which every CPU
+        // with avx512vbmi2 has (and the build targets; see the module's `cfg`).
+        unsafe {
+            let joined = _mm256_or_si256(k2t_y, k3_d);
+            let at_zx = _mm256_shrdv_epi64(
+                joined,
+                _mm256_alignr_epi64::<1>(joined, joined),
+                _mm256_set1_epi64x(start as i64 & 7),
+            );
+            let ones = _mm256_set1_epi64x(-1);
+            let at_zy = _mm256_shldv_epi64(k2t_x, _mm256_alignr_epi64::<3>(k2t_x, ones), _mm256_set1_epi64x(y as i64));
+            let at_z = _mm256_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
+            let blocked = _mm256_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy);
+            let open = _mm256_mask_cmpneq_epi64_mask(0b111, blocked, ones);
+            if open == 0 {
+                return None;
+            }
+            let lane = open.trailing_zeros();
+            let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), blocked);
+            let word = _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64;
+            Some(64 * (w0 as u32 + lane) + (!word).trailing_zeros())
+        }
+    }
+
     /// See [`super::next_window`].
     #[inline(always)]
     pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
@@ -446,6 +509,28 @@ pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32>
     {
         next_window_portable(g, rw, x, y, y as usize >> 6)
     }
+}
+
+/// The window of a pair in the *tail* of the rows (`y >= tail_start(L)`): the three words
+/// from `w0 = y / 64` on hold every candidate up to `L`, so half the width of
+/// [`first_window`] settles the pair; `None` means no partner.
+#[inline(always)]
+pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    {
+        lanes::tail_window(g, rw, x, y)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    {
+        next_window_portable(g, rw, x, y, y as usize >> 6)
+    }
+}
+
+/// The least `y` whose window [`tail_window`] may use: from word `w` on, three words reach
+/// past `L` when `64 (w + 3) > L`. At `L = 1000` that is `y >= 832`, where a third of
+/// the open pairs lie (most without a partner: their rows end within the window).
+pub const fn tail_start(limit: u32) -> u32 {
+    64 * (limit / 64).saturating_sub(2)
 }
 
 /// A later window, words `w .. w + 7`, all of whose candidates are above `y`.
@@ -507,6 +592,29 @@ mod tests {
                     let y = rng.below(limit as u64 + 1) as u32;
                     let x = rng.below(y as u64 + 1) as u32;
                     let z = t.partner(x, y);
+                    let got = (z <= limit).then_some(z);
+                    assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_tail_window_agrees_with_the_per_word_reading() {
+        let mut rng = SplitMix64(1015);
+        for limit in
+            [0, 1, 63, 64, 65, 127, 128, 191, 192, 193, 255, 256, 447, 448, 511, 512, 575, 1000, 1023, 1024, 2000]
+        {
+            let start = tail_start(limit);
+            // Three words from the start word on reach past L, and no earlier start would.
+            assert!(64 * (start / 64 + 3) > limit, "L={limit}");
+            assert!(start == 0 || 64 * (start / 64 + 2) <= limit, "L={limit}");
+            for k in [1, 3, 6] {
+                let t = random_tables(limit, &mut rng, k);
+                for _ in 0..300 {
+                    let y = start + rng.below((limit - start) as u64 + 1) as u32;
+                    let x = rng.below(y as u64 + 1) as u32;
+                    let z = t.partner_tail(x, y);
                     let got = (z <= limit).then_some(z);
                     assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
                 }
