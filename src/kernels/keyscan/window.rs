@@ -238,8 +238,7 @@ impl LineTables {
     /// [`LineTables::partner`] for a pair with `y >= tail_start(L)` (see [`tail_window`]).
     #[inline(always)]
     pub fn partner_tail(&self, x: u32, y: u32) -> u32 {
-        debug_assert!(y >= tail_start(self.limit));
-        tail_window(self.pair_groups(x, y), self.row_words, x, y).unwrap_or(NO_PARTNER)
+        partner_tail(self, x, y)
     }
 
     /// The partner of the open pair `(x, y)` given the marks so far (see [`partner`]).
@@ -282,6 +281,14 @@ pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
         Some(z) => z,
         None => partner_from(tables, x, y, (y as usize >> 6) + WINDOW_WORDS),
     }
+}
+
+/// [`partner`] for a pair in the tail of the rows, `y >= tail_start(L)` (see
+/// [`tail_window`]).
+#[inline(always)]
+pub fn partner_tail(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+    debug_assert!(y >= tail_start(tables.limit()));
+    tail_window(tables.groups(x, y), tables.row_words(), x, y).unwrap_or(NO_PARTNER)
 }
 
 /// The search continued from word `w` on (no candidate below `y` is left there). Out of
