@@ -6,9 +6,17 @@
 //! `--limit`, `--cards`/`--suits` or `--stacks` value; `10^7` and `1e7` are accepted).
 //! Each point runs `repeats` times (3 when a run takes over 5 s, 1 over 30 s), and a
 //! series stops climbing once a run exceeds `max_seconds`.
+//!
+//! The runs of a point are spread out, not made back to back: a first pass climbs every
+//! series once (which also decides where each stops), then each further round runs every
+//! point that wants more runs once, in a shuffled order (a fixed seed per round). A
+//! point's median then mixes runs made after different neighbours at different moments.
+//! Run back to back, the five runs of a point all shared one state of the machine: right
+//! after a heavy point or a build, a whole kayles point at n = 1000 read 30% high.
 
 use crate::{Provenance, csv_field, csv_split, median};
 use gamecount::cli::parse_count;
+use gamecount::kernels::SplitMix64;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -73,6 +81,72 @@ fn run_once(binary: &Path, args: &[String]) -> Result<(f64, f64, serde_json::Val
     Ok((seconds, wall, json))
 }
 
+/// One point of a series: its arguments and its runs so far.
+struct Point<'a> {
+    series: &'a Series,
+    threads: usize,
+    size: u64,
+    args: Vec<String>,
+    compute: Vec<f64>,
+    wall: Vec<f64>,
+    /// The JSON of the last run (the kernel, the parameters, the answer).
+    last: Option<serde_json::Value>,
+}
+
+impl Point<'_> {
+    /// One more run.
+    fn run(&mut self, binary: &Path) -> Result<(), String> {
+        let (seconds, process, json) = run_once(binary, &self.args)?;
+        if let Some(last) = &self.last
+            && last["answer"] != json["answer"]
+        {
+            return Err(format!("the answer changed between runs: {} then {}", last["answer"], json["answer"]));
+        }
+        self.compute.push(seconds);
+        self.wall.push(process);
+        self.last = Some(json);
+        Ok(())
+    }
+
+    /// How many runs the point gets: long runs are repeated less (their noise is
+    /// relatively small), judged by the first.
+    fn cap(&self, repeats: usize) -> usize {
+        match self.compute.first() {
+            Some(&s) if s > 30.0 => 1,
+            Some(&s) if s > 5.0 => 3.min(repeats),
+            _ => repeats,
+        }
+    }
+
+    /// The point's row of the CSV.
+    fn csv_line(&self, provenance: &Provenance) -> String {
+        let last = self.last.as_ref().expect("a point is kept only after a run");
+        let params: String = last["params"]
+            .as_object()
+            .map(|o| o.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        let kernel = last["kernel"].as_str().unwrap_or(&self.series.kernel).to_string();
+        let min = self.compute.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self.compute.iter().copied().fold(0.0, f64::max);
+        format!(
+            "{},{},{},{},{},{},{},{},{},{:.6},{min:.6},{max:.6},{:.6},{},{}",
+            csv_field(&provenance.machine),
+            provenance.date,
+            provenance.commit,
+            self.series.problem,
+            csv_field(&params),
+            self.size,
+            csv_field(&kernel),
+            self.threads,
+            self.compute.len(),
+            median(&self.compute),
+            median(&self.wall),
+            last["answer"],
+            last["simd"].as_str().unwrap_or("")
+        )
+    }
+}
+
 /// Runs every series and writes the CSV.
 pub fn run(
     ladder: &Path,
@@ -109,6 +183,8 @@ pub fn run(
     for line in kept {
         writeln!(file, "{line}").map_err(|e| e.to_string())?;
     }
+    // Pass 1: every series climbs once, one run per point.
+    let mut points: Vec<Point> = Vec::new();
     for s in series.iter().filter(|s| only.is_none_or(|p| p == s.problem)) {
         for &threads in &s.threads {
             for &size in &s.sizes {
@@ -118,72 +194,53 @@ pub fn run(
                 if s.kernel != "default" {
                     args.extend(["--kernel".into(), s.kernel.clone()]);
                 }
-                let (mut compute, mut wall, mut last) = (Vec::new(), Vec::new(), serde_json::Value::Null);
-                let mut failure = None;
-                while compute.len() < repeats {
-                    match run_once(binary, &args) {
-                        Ok((seconds, process, json)) => {
-                            compute.push(seconds);
-                            wall.push(process);
-                            last = json;
-                            // Long runs are repeated less: their noise is relatively small.
-                            let cap = if seconds > 30.0 {
-                                1
-                            } else if seconds > 5.0 {
-                                3
-                            } else {
-                                repeats
-                            };
-                            if compute.len() >= cap {
-                                break;
-                            }
-                        }
-                        Err(e) => {
-                            failure = Some(e);
-                            break;
-                        }
-                    }
-                }
-                if let Some(e) = failure {
+                let mut point = Point { series: s, threads, size, args, compute: vec![], wall: vec![], last: None };
+                if let Err(e) = point.run(binary) {
                     eprintln!("{} {} n={size} t={threads}: {e}; stopping this series", s.problem, s.kernel);
                     break;
                 }
-                let med = median(&compute);
-                let params: String = last["params"]
-                    .as_object()
-                    .map(|o| o.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default();
-                let kernel = last["kernel"].as_str().unwrap_or(&s.kernel).to_string();
-                let min = compute.iter().copied().fold(f64::INFINITY, f64::min);
-                let max = compute.iter().copied().fold(0.0, f64::max);
-                writeln!(
-                    file,
-                    "{},{},{},{},{},{size},{},{threads},{},{med:.6},{min:.6},{max:.6},{:.6},{},{}",
-                    csv_field(&provenance.machine),
-                    provenance.date,
-                    provenance.commit,
-                    s.problem,
-                    csv_field(&params),
-                    csv_field(&kernel),
-                    compute.len(),
-                    median(&wall),
-                    last["answer"],
-                    last["simd"].as_str().unwrap_or("")
-                )
-                .map_err(|e| e.to_string())?;
-                file.flush().map_err(|e| e.to_string())?;
-                eprintln!(
-                    "{:<7} {:<12} t={threads} n={size:<10} median {med:.6} s (min {min:.6}, max {max:.6}, {} runs)",
-                    s.problem,
-                    kernel,
-                    compute.len()
-                );
-                if med > max_seconds {
-                    eprintln!("{} {}: {med:.1} s > {max_seconds} s; stopping this series", s.problem, s.kernel);
+                let seconds = point.compute[0];
+                eprintln!("{:<7} {:<14} t={threads} n={size:<10} {seconds:.6} s", s.problem, s.kernel);
+                points.push(point);
+                if seconds > max_seconds {
+                    eprintln!("{} {}: {seconds:.1} s > {max_seconds} s; stopping this series", s.problem, s.kernel);
                     break;
                 }
             }
         }
     }
+    // Further rounds: the points that want more runs, once each, in a shuffled order.
+    for round in 1..repeats {
+        let mut order: Vec<usize> =
+            (0..points.len()).filter(|&i| points[i].compute.len() < points[i].cap(repeats)).collect();
+        let mut rng = SplitMix64(0x1adde5 + round as u64);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        eprintln!("round {} of {repeats}: {} points", round + 1, order.len());
+        for i in order {
+            let point = &mut points[i];
+            if let Err(e) = point.run(binary) {
+                return Err(format!(
+                    "{} n={} t={}: {e} (its first run passed)",
+                    point.series.problem, point.size, point.threads
+                ));
+            }
+        }
+    }
+    for point in &points {
+        let line = point.csv_line(&provenance);
+        writeln!(file, "{line}").map_err(|e| e.to_string())?;
+        eprintln!(
+            "{:<7} {:<14} t={} n={:<10} median {:.6} s ({} runs)",
+            point.series.problem,
+            point.series.kernel,
+            point.threads,
+            point.size,
+            median(&point.compute),
+            point.compute.len()
+        );
+    }
+    file.flush().map_err(|e| e.to_string())?;
     Ok(())
 }
