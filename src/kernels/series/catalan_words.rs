@@ -95,7 +95,12 @@ const LIMB: f64 = 2048.0;
 
 /// Whether this build runs the dot products as AVX-512 VNNI instructions (otherwise
 /// lane by lane, correct but slow: the games then prefer [`super::catalan`]).
-pub const NATIVE: bool = cfg!(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni"));
+pub const NATIVE: bool = cfg!(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512bw",
+    target_feature = "avx512vnni"
+));
 
 /// The moduli this variant takes: `N = 2^a·q` with `a <= 16` and odd `q < 2^21`.
 #[derive(Clone, Copy, Debug)]

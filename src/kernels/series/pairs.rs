@@ -26,17 +26,32 @@ impl PairRow {
 /// A [`PairRow`] in a register.
 #[derive(Clone, Copy)]
 pub struct Pairs(
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vnni"
+    ))]
     core::arch::x86_64::__m512i,
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vnni"
+    )))]
     [i32; PAIR_LANES],
 );
 
-// SAFETY (every `unsafe` in this impl): it exists only when the build enables AVX-512F
-// and AVX-512 VNNI, so each instruction is available on the CPU the binary targets; the
+// SAFETY (every `unsafe` in this impl): it exists only when the build enables AVX-512F,
+// AVX-512BW and AVX-512 VNNI, so each instruction is available on the CPU the binary targets; the
 // intrinsics have no precondition except the aligned load and store, whose pointers
 // come from `PairRow` references (64 bytes, 64-byte aligned).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512bw",
+    target_feature = "avx512vnni"
+))]
 impl Pairs {
     /// All lanes zero.
     #[inline(always)]
@@ -177,11 +192,15 @@ impl Pairs {
 /// [`Pairs::swap_words`] as `vpshufb`. Within each 128-bit lane, dword `p` takes the
 /// bytes `4p+2, 4p+3, 4p, 4p+1`. In `asm!` because LLVM turns `_mm512_shuffle_epi8` with
 /// this constant back into `vprold`, the instruction it is here to avoid.
+///
+/// The native path needs AVX-512BW besides F and VNNI: `vpshufb` on zmm registers is a
+/// BW instruction. There is no fallback for F and VNNI without BW: no CPU has that
+/// combination, and `wide` itself does not build for AVX-512F without BW.
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx512f",
-    target_feature = "avx512vnni",
-    target_feature = "avx512bw"
+    target_feature = "avx512bw",
+    target_feature = "avx512vnni"
 ))]
 #[inline(always)]
 fn swap_words_512(v: core::arch::x86_64::__m512i) -> core::arch::x86_64::__m512i {
@@ -202,20 +221,12 @@ fn swap_words_512(v: core::arch::x86_64::__m512i) -> core::arch::x86_64::__m512i
     swapped
 }
 
-/// [`Pairs::swap_words`] as `vprold` (builds without AVX-512BW).
-#[cfg(all(
+#[cfg(not(all(
     target_arch = "x86_64",
     target_feature = "avx512f",
-    target_feature = "avx512vnni",
-    not(target_feature = "avx512bw")
-))]
-#[inline(always)]
-fn swap_words_512(v: core::arch::x86_64::__m512i) -> core::arch::x86_64::__m512i {
-    // SAFETY: AVX-512F is enabled by the build (this function exists only then).
-    unsafe { core::arch::x86_64::_mm512_rol_epi32::<16>(v) }
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vnni")))]
+    target_feature = "avx512bw",
+    target_feature = "avx512vnni"
+)))]
 impl Pairs {
     /// All lanes zero.
     #[inline(always)]
