@@ -344,7 +344,12 @@ fn first_free(blocked: impl IntoIterator<Item = u64>, first_word: usize) -> Opti
         .map(|(lane, b)| (64 * (first_word + lane)) as u32 + (!b).trailing_zeros())
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vl",
+    target_feature = "avx512vbmi2"
+))]
 mod lanes {
     //! The window in one AVX-512 register (`wide` has no funnel shift, lane alignment or
     //! lane permutation, so the intrinsics are used directly).
@@ -401,8 +406,8 @@ mod lanes {
     #[inline(always)]
     fn shift_lanes(v: __m512i, start: isize) -> __m512i {
         // SAFETY (this and the other intrinsics of this module): this module is compiled
-        // only when the build targets avx512f and avx512vbmi2, so every CPU the binary may
-        // run on has them; the intrinsics touch registers only.
+        // only when the build targets avx512f, avx512vl and avx512vbmi2, so every CPU the
+        // binary may run on has them; the intrinsics touch registers only.
         unsafe { _mm512_shrdv_epi64(v, _mm512_alignr_epi64::<1>(v, v), _mm512_set1_epi64(start as i64 & 7)) }
     }
 
@@ -465,8 +470,7 @@ mod lanes {
         let (k2t_y, k3_d) = (bytes(g.y, start), bytes(g.d, start));
         let (k1_y, k1_x, k2_d) = (words(g.y, w0), words(g.x, w0), words(g.d, w0));
         let k2t_x = words(g.x, rw);
-        // SAFETY: see `shift_lanes`; the 256-bit forms need avx512vl, which every CPU
-        // with avx512vbmi2 has (and the build targets; see the module's `cfg`).
+        // SAFETY: see `shift_lanes` (the 256-bit forms are why the module needs avx512vl).
         unsafe {
             let joined = _mm256_or_si256(k2t_y, k3_d);
             let at_zx = _mm256_shrdv_epi64(
@@ -508,11 +512,21 @@ mod lanes {
 /// `64 w0 .. 64 w0 + 448` (`w0 = y / 64`), if there is one.
 #[inline(always)]
 pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    ))]
     {
         lanes::first_window(g, rw, x, y)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    )))]
     {
         next_window_portable(g, rw, x, y, y as usize >> 6)
     }
@@ -523,11 +537,21 @@ pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32>
 /// [`first_window`] settles the pair; `None` means no partner.
 #[inline(always)]
 pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    ))]
     {
         lanes::tail_window(g, rw, x, y)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    )))]
     {
         next_window_portable(g, rw, x, y, y as usize >> 6)
     }
@@ -543,11 +567,21 @@ pub const fn tail_start(limit: u32) -> u32 {
 /// A later window, words `w .. w + 7`, all of whose candidates are above `y`.
 #[inline(always)]
 pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    ))]
     {
         lanes::next_window(g, rw, x, y, w)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f", target_feature = "avx512vbmi2")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512vl",
+        target_feature = "avx512vbmi2"
+    )))]
     {
         next_window_portable(g, rw, x, y, w)
     }
