@@ -438,16 +438,11 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
         "16 characters × m²/4 convolution terms × 3 word products, at the pairwise-dot (VNNI) rate; the x recurrence not counted".into(),
     );
 
-    // stones: every losing triple comes from an open pair that reads six bit-rows; the
-    // count of losing triples comes from the library itself.
-    let stones_params = gamecount::games::stones::StonesParams::instance();
-    let losing = gamecount::games::stones::solve(
-        &stones_params,
-        gamecount::games::stones::StonesKernel::default_for(&stones_params, 1),
-        &gamecount::sched::Scheduler::sequential(),
-    )
-    .ok()
-    .and_then(|a| a.extra.iter().find(|(k, _)| *k == "losing").map(|&(_, v)| v as f64));
+    // stones: the data the scan of `window.rs` must move at least once. Every open pair
+    // (one whose K1 key is still free when it comes up) reads six windows of its rows,
+    // eight words each, four in the tail window; every losing triple writes nine words.
+    // The pairs and triples are counted from the library's own scan.
+    let stones = StonesWork::count(gamecount::games::stones::StonesParams::instance().limit);
     for kernel in ["diagonal", "diagonal-tiles", "wavefront"] {
         for threads in [1, 2] {
             push(
@@ -455,10 +450,61 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
                 1000,
                 kernel,
                 threads,
-                losing.zip(limit(limits, "L1 reads", threads)).map(|(losing, rate)| 6.0 * losing / rate),
-                format!("6 row words for each of the {} losing pairs, at the L1 read rate", losing.unwrap_or(0.0)),
+                limit(limits, "L1 reads", threads).map(|rate| stones.words() / rate),
+                format!(
+                    "6 row windows per open pair (8 words, 4 in the tail: {} and {} pairs) and 9 words per losing triple ({}), at the L1 read rate",
+                    stones.wide, stones.tail, stones.losing
+                ),
             );
         }
     }
     out
+}
+
+/// What the stones scan at `L` must touch: its open pairs (wide and tail windows) and its
+/// losing triples.
+struct StonesWork {
+    wide: u64,
+    tail: u64,
+    losing: u64,
+}
+
+impl StonesWork {
+    /// Counts them from the losing triples: a pair `(x, y)` is closed when it is the
+    /// `(x, z)` or `(y, z)` of a losing triple (its K1 key was taken by a triple found
+    /// before it), and open otherwise, the pairs with a partner included.
+    fn count(limit: u32) -> Self {
+        use gamecount::kernels::keyscan::{KeyscanVariant, window::tail_start};
+        let side = limit as usize + 1;
+        let mut closed = vec![false; side * side];
+        let mut losing = 0;
+        KeyscanVariant::Diagonal.run(limit, &gamecount::sched::Scheduler::sequential(), &mut |x, y, z| {
+            losing += 1;
+            // `(x, y)` is the triple's own pair; `(y, z)` and `(x, z)` are closed by it
+            // unless they are that pair (z = y, or x = y = z).
+            for (a, b) in [(y, z), (x, z)] {
+                if (a, b) != (x, y) {
+                    closed[a as usize * side + b as usize] = true;
+                }
+            }
+        });
+        let (mut wide, mut tail) = (0, 0);
+        for x in 0..side {
+            for y in x..side {
+                if !closed[x * side + y] {
+                    if y as u32 >= tail_start(limit) {
+                        tail += 1;
+                    } else {
+                        wide += 1;
+                    }
+                }
+            }
+        }
+        Self { wide, tail, losing }
+    }
+
+    /// Words read and written.
+    fn words(&self) -> f64 {
+        (6 * 8 * self.wide + 6 * 4 * self.tail + 9 * self.losing) as f64
+    }
 }
