@@ -37,7 +37,7 @@
 //! section 8).
 
 use super::StoneScan;
-use super::window::{LineTables, tail_start};
+use super::window::{LineTables, search_pairs, tail_bits, tail_start};
 use crate::sched::Scheduler;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
@@ -84,28 +84,10 @@ fn scan_strip<const KEEP: bool>(tables: &mut LineTables, s: u32, kept: &mut Vec<
         let (first, last) = (x_lo.max(t.saturating_sub(limit)), x_hi.min(t / 2));
         let in_range = (u64::MAX << (first & 63)) & (u64::MAX >> (63 - (last & 63)));
         let open = !tables.closed_flags(s, t) & in_range;
-        // Pairs with y >= tail_start, x <= t - tail_start: the low bits.
-        let tail = match (t - x_lo).checked_sub(y_tail) {
-            None => 0,
-            Some(k) if k >= 63 => u64::MAX,
-            Some(k) => (2 << k) - 1,
-        };
+        let tail = tail_bits(x_lo, t, y_tail);
         let mut count = 0;
-        let (mut open_tail, mut open_wide) = (open & tail, open & !tail);
-        while open_tail != 0 {
-            let x = x_lo + open_tail.trailing_zeros();
-            open_tail &= open_tail - 1;
-            let z = tables.partner_tail(x, t - x);
-            found[count] = (x, z);
-            count += (z <= limit) as usize;
-        }
-        while open_wide != 0 {
-            let x = x_lo + open_wide.trailing_zeros();
-            open_wide &= open_wide - 1;
-            let z = tables.partner(x, t - x);
-            found[count] = (x, z);
-            count += (z <= limit) as usize;
-        }
+        search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| tables.partner_tail(x, y));
+        search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| tables.partner(x, y));
         for &(x, z) in &found[..count] {
             let y = t - x;
             scan.record(x, y, z);

@@ -37,7 +37,9 @@
 use super::StoneScan;
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
-use super::window::{Group, LineTables, PairGroups, PairSource, partner, partner_tail, tail_start};
+use super::window::{
+    Group, LineTables, PairGroups, PairSource, partner, partner_tail, search_pairs, tail_bits, tail_start,
+};
 use crate::sched::Scheduler;
 
 /// The tile side, as a power of two (at most 6: one open-flag word per block).
@@ -308,29 +310,11 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             };
             let span = (x_last - x_first) as u64;
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
-            // The pairs in the tail of the rows (`x <= d - tail_start`) first, as in
-            // `diagonal.rs`.
-            let tail = match (d - x_first).checked_sub(y_tail) {
-                None => 0,
-                Some(k) if k >= 63 => u64::MAX,
-                Some(k) => (2 << k) - 1,
-            };
-            let (mut open_tail, mut open_wide) = (open & tail, open & !tail);
+            // The pairs in the tail of the rows first, as in `diagonal.rs`.
+            let tail = tail_bits(x_first, d, y_tail);
             let mut count = 0;
-            while open_tail != 0 {
-                let x = x_first + open_tail.trailing_zeros();
-                open_tail &= open_tail - 1;
-                let z = partner_tail(&view, x, d - x);
-                found[count] = (x, z);
-                count += (z <= limit) as usize;
-            }
-            while open_wide != 0 {
-                let x = x_first + open_wide.trailing_zeros();
-                open_wide &= open_wide - 1;
-                let z = partner(&view, x, d - x);
-                found[count] = (x, z);
-                count += (z <= limit) as usize;
-            }
+            search_pairs(open & tail, x_first, d, limit, &mut found, &mut count, |x, y| partner_tail(&view, x, y));
+            search_pairs(open & !tail, x_first, d, limit, &mut found, &mut count, |x, y| partner(&view, x, y));
             count
         };
         // Pass 2: the marks.

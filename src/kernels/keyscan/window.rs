@@ -248,6 +248,40 @@ impl LineTables {
     }
 }
 
+/// Pass 1 of an anti-diagonal `t` for one kind of window: `search(x, y)` for each set bit
+/// `i` of `open` (the pair `x = x0 + i`, `y = t - x`), lowest first; each `(x, z)` goes
+/// to `found[*count]`, and the count moves on only when `z <= limit`. Branch-free apart
+/// from the loop: about half the pairs have a partner, at random.
+#[inline(always)]
+pub fn search_pairs(
+    mut open: u64,
+    x0: u32,
+    t: u32,
+    limit: u32,
+    found: &mut [(u32, u32); 65],
+    count: &mut usize,
+    search: impl Fn(u32, u32) -> u32,
+) {
+    while open != 0 {
+        let x = x0 + open.trailing_zeros();
+        open &= open - 1;
+        let z = search(x, t - x);
+        found[*count] = (x, z);
+        *count += (z <= limit) as usize;
+    }
+}
+
+/// The pairs of `open` (bit `i`: `x = x0 + i` on anti-diagonal `t`) whose `y = t - x` is
+/// at least `y_tail`: the low bits, `x <= t - y_tail`.
+#[inline(always)]
+pub fn tail_bits(x0: u32, t: u32, y_tail: u32) -> u64 {
+    match (t - x0).checked_sub(y_tail) {
+        None => 0,
+        Some(k) if k >= 63 => u64::MAX,
+        Some(k) => (2 << k) - 1,
+    }
+}
+
 /// Where the groups of a pair are: the sequential tables, or the blocks a tile holds.
 pub trait PairSource {
     /// Words per row.
