@@ -546,24 +546,7 @@ mod lanes {
 /// `64 w0 .. 64 w0 + 448` (`w0 = y / 64`), if there is one.
 #[inline(always)]
 pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    ))]
-    {
-        lanes::first_window(g, rw, x, y)
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    )))]
-    {
-        next_window_portable(g, rw, x, y, y as usize >> 6)
-    }
+    backend::first_window(g, rw, x, y)
 }
 
 /// The window of a pair in the *tail* of the rows (`y >= tail_start(L)`): the three words
@@ -571,24 +554,7 @@ pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32>
 /// [`first_window`] settles the pair; `None` means no partner.
 #[inline(always)]
 pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    ))]
-    {
-        lanes::tail_window(g, rw, x, y)
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    )))]
-    {
-        next_window_portable(g, rw, x, y, y as usize >> 6)
-    }
+    backend::tail_window(g, rw, x, y)
 }
 
 /// The least `y` whose window [`tail_window`] may use: from word `w` on, three words reach
@@ -601,39 +567,64 @@ pub const fn tail_start(limit: u32) -> u32 {
 /// A later window, words `w .. w + 7`, all of whose candidates are above `y`.
 #[inline(always)]
 pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-    #[cfg(all(
+    backend::next_window(g, rw, x, y, w)
+}
+
+/// The windows one word at a time with [`blocked_word`]: the backend of builds without
+/// AVX-512 (F, VL, VBMI2).
+#[cfg_attr(
+    all(
         target_arch = "x86_64",
         target_feature = "avx512f",
         target_feature = "avx512vl",
         target_feature = "avx512vbmi2"
-    ))]
-    {
-        lanes::next_window(g, rw, x, y, w)
+    ),
+    allow(dead_code)
+)]
+mod portable {
+    use super::{NO_PARTNER, PairGroups, WINDOW_WORDS, blocked_word, first_free};
+
+    /// Any window, words `w .. w + 7`.
+    pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
+        // Words past the rows hold no candidate <= L; stop at the last row word so that
+        // the reads stay inside the rows (the result is the same: any z found there is > L).
+        let last = (rw - 1).min(w + WINDOW_WORDS - 1);
+        first_free((w..=last).map(|v| blocked_word(g, rw, x, y, v)), w).or(if last < w + WINDOW_WORDS - 1 {
+            // The rows ended inside the window: nothing free up to the end means no partner.
+            Some(NO_PARTNER)
+        } else {
+            None
+        })
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    )))]
-    {
-        next_window_portable(g, rw, x, y, w)
+
+    /// The first window: the same from `w0 = y / 64`.
+    pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        next_window(g, rw, x, y, y as usize >> 6)
+    }
+
+    /// The tail window: the first window, which reaches past `L` for these pairs.
+    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        first_window(g, rw, x, y)
     }
 }
 
-/// Any window, one word at a time with [`blocked_word`] (builds without AVX-512).
-#[allow(dead_code)]
-fn next_window_portable(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-    // Words past the rows hold no candidate <= L; stop at the last row word so that the
-    // reads stay inside the rows (the result is the same: any z found there is > L).
-    let last = (rw - 1).min(w + WINDOW_WORDS - 1);
-    first_free((w..=last).map(|v| blocked_word(g, rw, x, y, v)), w).or(if last < w + WINDOW_WORDS - 1 {
-        // The rows ended inside the window: nothing free up to the end means no partner.
-        Some(NO_PARTNER)
-    } else {
-        None
-    })
-}
+// The backend this build can run: the AVX-512 lanes, or the portable word loop (the
+// arrangement of BLAKE3: a portable implementation beside the per-ISA one, with the same
+// functions, chosen here once).
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vl",
+    target_feature = "avx512vbmi2"
+))]
+use lanes as backend;
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512vl",
+    target_feature = "avx512vbmi2"
+)))]
+use portable as backend;
 
 #[cfg(test)]
 mod tests {
