@@ -483,47 +483,58 @@ mod lanes {
         }
     }
 
-    /// See [`super::tail_window`]: [`first_window`] in four lanes of 256 bits, three of
-    /// them exact.
+    /// The first half of [`load`]: four words of `group` from word `w`.
     #[inline(always)]
-    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        let w0 = y as usize >> 6;
-        let start = 64 * w0 as isize - x as isize;
-        let bytes = |group: Group<'_>, start: isize| {
-            let at = (8 * (group.at + rw) as isize + (start >> 3)) as usize;
-            assert_in_bounds(group.words, at);
-            // SAFETY: the 32 bytes from byte `at` are the first half of a 64-byte load
-            // the wide window makes from the same place, inside `words` (see `load_bytes`).
-            unsafe { _mm256_loadu_si256(group.words.as_ptr().cast::<u8>().add(at).cast()) }
-        };
-        let words = |group: Group<'_>, w: usize| {
-            assert_in_bounds(group.words, 8 * (group.at + w));
-            // SAFETY: as above, the first half of the wide window's load of word `w`.
-            unsafe { _mm256_loadu_si256(group.words.as_ptr().add(group.at + w).cast()) }
-        };
-        let (k2t_y, k3_d) = (bytes(g.y, start), bytes(g.d, start));
-        let (k1_y, k1_x, k2_d) = (words(g.y, w0), words(g.x, w0), words(g.d, w0));
-        let k2t_x = words(g.x, rw);
-        // SAFETY: see `shift_lanes` (the 256-bit forms are why the module needs avx512vl).
+    fn load_half(group: Group<'_>, w: usize) -> __m256i {
+        let at = group.at + w;
+        assert_in_bounds(group.words, 8 * at);
+        // SAFETY: the first 32 of the 64 bytes `load` may read from here, inside `words`.
+        unsafe { _mm256_loadu_si256(group.words.as_ptr().add(at).cast()) }
+    }
+
+    /// The first half of [`second_row_bytes`].
+    #[inline(always)]
+    fn second_row_bytes_half(group: Group<'_>, rw: usize, start: isize) -> __m256i {
+        let at = (8 * (group.at + rw) as isize + (start >> 3)) as usize;
+        assert_in_bounds(group.words, at);
+        // SAFETY: the first 32 of the 64 bytes `second_row_bytes` may read from here.
+        unsafe { _mm256_loadu_si256(group.words.as_ptr().cast::<u8>().add(at).cast()) }
+    }
+
+    /// [`first_free`] for the three exact lanes of a 256-bit window.
+    #[inline(always)]
+    fn first_free_half(blocked: __m256i, w: usize) -> Option<u32> {
+        // SAFETY: see `shift_lanes`; the 256-bit forms are why the module needs avx512vl.
         unsafe {
-            let joined = _mm256_or_si256(k2t_y, k3_d);
-            let at_zx = _mm256_shrdv_epi64(
-                joined,
-                _mm256_alignr_epi64::<1>(joined, joined),
-                _mm256_set1_epi64x(start as i64 & 7),
-            );
-            let ones = _mm256_set1_epi64x(-1);
-            let at_zy = _mm256_shldv_epi64(k2t_x, _mm256_alignr_epi64::<3>(k2t_x, ones), _mm256_set1_epi64x(y as i64));
-            let at_z = _mm256_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
-            let blocked = _mm256_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy);
-            let open = _mm256_mask_cmpneq_epi64_mask(0b111, blocked, ones);
+            let open = _mm256_mask_cmpneq_epi64_mask(0b111, blocked, _mm256_set1_epi64x(-1));
             if open == 0 {
                 return None;
             }
             let lane = open.trailing_zeros();
             let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), blocked);
             let word = _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64;
-            Some(64 * (w0 as u32 + lane) + (!word).trailing_zeros())
+            Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+        }
+    }
+
+    /// See [`super::tail_window`]: [`first_window`] in four lanes of 256 bits, three of
+    /// them exact.
+    #[inline(always)]
+    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        let w0 = y as usize >> 6;
+        let start = 64 * w0 as isize - x as isize;
+        let (k2t_y, k3_d) = (second_row_bytes_half(g.y, rw, start), second_row_bytes_half(g.d, rw, start));
+        let (k1_y, k1_x, k2_d) = (load_half(g.y, w0), load_half(g.x, w0), load_half(g.d, w0));
+        let k2t_x = load_half(g.x, rw);
+        // SAFETY: see `shift_lanes` (the 256-bit forms are why the module needs avx512vl).
+        unsafe {
+            let joined = _mm256_or_si256(k2t_y, k3_d);
+            let shift = _mm256_set1_epi64x(start as i64 & 7);
+            let at_zx = _mm256_shrdv_epi64(joined, _mm256_alignr_epi64::<1>(joined, joined), shift);
+            let ones = _mm256_set1_epi64x(-1);
+            let at_zy = _mm256_shldv_epi64(k2t_x, _mm256_alignr_epi64::<3>(k2t_x, ones), _mm256_set1_epi64x(y as i64));
+            let at_z = _mm256_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
+            first_free_half(_mm256_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w0)
         }
     }
 
