@@ -543,12 +543,14 @@ mod lanes {
     pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
         let (k1_y, k1_x, k2_d) = (load(g.y, w), load(g.x, w), load(g.d, w));
         let (start_x, start_y) = (64 * w as isize - x as isize, 64 * w as isize - y as isize);
-        let (k2t_y, k3_d) = (shifted(g.y, rw, start_x), shifted(g.d, rw, start_x));
-        let k2t_x = shifted(g.x, rw, start_y);
+        // k2t[y] and k3[y-x] share their start bit: OR first, shift once (as in the first window).
+        let (k2t_y, k3_d) = (second_row_bytes(g.y, rw, start_x), second_row_bytes(g.d, rw, start_x));
+        let at_zy = shifted(g.x, rw, start_y);
         // SAFETY: see `shift_lanes`.
         unsafe {
+            let at_zx = shift_lanes(_mm512_or_si512(k2t_y, k3_d), start_x);
             let at_z = _mm512_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
-            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, k2t_y, _mm512_or_si512(k3_d, k2t_x)), w)
+            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w)
         }
     }
 }
