@@ -37,7 +37,7 @@
 //! section 8).
 
 use super::StoneScan;
-use super::window::{LineTables, search_pairs, tail_bits, tail_start};
+use super::window::{LineTables, search_pairs, settle_marks, tail_bits, tail_start};
 use crate::sched::Scheduler;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
@@ -96,6 +96,7 @@ fn scan_strip<const KEEP: bool>(tables: &mut LineTables, s: u32, kept: &mut Vec<
                 kept.push([x, y, z]);
             }
         }
+        settle_marks();
     }
     scan
 }

@@ -38,7 +38,7 @@ use super::StoneScan;
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use super::window::{
-    Group, LineTables, PairGroups, PairSource, partner, partner_tail, search_pairs, tail_bits, tail_start,
+    Group, LineTables, PairGroups, PairSource, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
 };
 use crate::sched::Scheduler;
 
@@ -344,6 +344,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
                 outbox.hold(true, z >> at.log, word, (y - x) & 63);
             }
         }
+        settle_marks();
     }
     if keep {
         out.triples.sort_unstable();

@@ -248,6 +248,27 @@ impl LineTables {
     }
 }
 
+/// Waits until the marks just made have left the store buffer, before the next
+/// anti-diagonal's searches read the words they wrote.
+///
+/// A search reads 64-byte windows; a mark writes one word. A wide load over a narrow
+/// store still in the store buffer cannot take its data from there, and the searches
+/// that follow a pass of marks issue their loads before those stores are done. One
+/// locked instruction per anti-diagonal (what a sequentially consistent fence compiles to
+/// where `mfence` is slow: `lock or` on the stack for this Zen 4) costs less than what it
+/// avoids. At `L = 1000`, one thread: criterion 2.51–2.57 ms with it against 2.63–2.66
+/// ms without (the two bench binaries alternated, three runs each); a copy of the strip
+/// loop alternating the variants in one process, 301 rounds, three times: 2.63–2.72 ms
+/// against 2.68–2.79 ms, and 2.86–2.98 ms with an explicit `mfence` instead. No gain
+/// measurable, within the noise, on the tiles of `diagonal_tiles.rs`, which call it too
+/// (the same two passes).
+/// It is not there for ordering between threads: the tiles hand their blocks over under
+/// mutexes, which order their words anyway.
+#[inline(always)]
+pub fn settle_marks() {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
 /// Pass 1 of an anti-diagonal `t` for one kind of window: `search(x, y)` for each set bit
 /// `i` of `open` (the pair `x = x0 + i`, `y = t - x`), lowest first; each `(x, z)` goes
 /// to `found[*count]`, and the count moves on only when `z <= limit`. Branch-free apart
