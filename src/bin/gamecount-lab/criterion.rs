@@ -34,6 +34,8 @@ struct Entry {
     median: f64,
     low: f64,
     high: f64,
+    /// When criterion wrote the record, in seconds since the Unix epoch.
+    written: u64,
 }
 
 /// Every `new/benchmark.json` under `dir`, recursively.
@@ -61,6 +63,11 @@ fn entry(dir: &Path) -> Result<(String, Entry), String> {
     let benchmark = read_json(&dir.join("benchmark.json"))?;
     let estimates = read_json(&dir.join("estimates.json"))?;
     let text = |v: &Value, key: &str| v[key].as_str().unwrap_or("").to_string();
+    let written = std::fs::metadata(dir.join("estimates.json"))
+        .and_then(|m| m.modified())
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let median = &estimates["median"];
     let ns = |v: &Value| v.as_f64().ok_or_else(|| format!("{}: no median", dir.display()));
     Ok((
@@ -71,8 +78,25 @@ fn entry(dir: &Path) -> Result<(String, Entry), String> {
             median: ns(&median["point_estimate"])? * 1e-9,
             low: ns(&median["confidence_interval"]["lower_bound"])? * 1e-9,
             high: ns(&median["confidence_interval"]["upper_bound"])? * 1e-9,
+            written,
         },
     ))
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of `secs` seconds after the Unix epoch.
+fn utc_minute(secs: u64) -> String {
+    // Days to a civil date (proleptic Gregorian), in eras of 400 years = 146 097 days
+    // counted from 0000-03-01, so that the leap day ends a year.
+    let (days, minute) = (secs / 86_400, secs % 86_400 / 60);
+    let z = days + 719_468;
+    let (era, day_of_era) = (z / 146_097, z % 146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
+    let year = era * 400 + year_of_era + u64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", minute / 60, minute % 60)
 }
 
 /// Orders parameters numerically where they are numbers (`2^24` as a power).
@@ -98,15 +122,22 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
     let _ = writeln!(md, "## Kernels side by side (cargo bench)\n");
     let _ = writeln!(
         md,
-        "Criterion medians with their 95% intervals, from the last `cargo bench` on this machine ({}; \
-         summarised {} at commit `{}`). Each group times every variant of one kernel family on the same \
-         inputs in one run; speed-up is against the reference named in the group's title. \
+        "Criterion medians with their 95% intervals, from the last `cargo bench` of each group on this \
+         machine ({}; summarised {} at commit `{}`). Each group times every variant of one kernel family \
+         on the same inputs in one run, and says when its records were written (a group rerun on its own \
+         is newer than the others); speed-up is against the reference named in the group's title. \
          Thread counts are in the benches' names or headers.\n",
         provenance.machine, provenance.date, provenance.commit
     );
     for (group, parameters) in &groups {
         let reference = REFERENCES.iter().find(|(g, _)| g == group).map(|&(_, r)| r);
         let _ = writeln!(md, "### {group} (speed-up against `{}`)\n", reference.unwrap_or("–"));
+        let written = parameters.values().flatten().map(|e| e.written);
+        let (first, last) = (written.clone().min().unwrap_or(0), written.max().unwrap_or(0));
+        let (from, to) = (utc_minute(first), utc_minute(last));
+        // The second date only when the group ran over midnight.
+        let to = if to[..10] == from[..10] { &to[11..] } else { &to[..] };
+        let _ = writeln!(md, "Measured {from} – {to} UTC.\n");
         let _ = writeln!(md, "| size | variant | median | 95% interval | speed-up |");
         let _ = writeln!(md, "|---|---|---|---|---|");
         for ((_, parameter), entries) in parameters {
@@ -133,4 +164,24 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
     std::fs::write(out, md).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("wrote {} ({} benchmarks)", out.display(), dirs.len());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_minute;
+
+    #[test]
+    fn utc_minutes_match_the_calendar() {
+        // Values from `date -u -d @secs`: the epoch, a leap day, month and year ends, and
+        // 2100 (not a leap year).
+        for (secs, text) in [
+            (0, "1970-01-01 00:00"),
+            (951_782_400, "2000-02-29 00:00"),
+            (1_798_416_000, "2026-12-28 00:00"),
+            (1_796_083_260, "2026-12-01 00:01"),
+            (4_107_542_399, "2100-02-28 23:59"),
+        ] {
+            assert_eq!(utc_minute(secs), text, "{secs}");
+        }
+    }
 }
