@@ -6,6 +6,7 @@
 //! for each strip s (x in 64 s .. 64 s + 64), for t from 128 s to 64 s + 63 + L:
 //!     pass 1: for each open pair (x, t - x) of the strip:  z = partner(x, t - x); keep (x, z) if z <= L
 //!     pass 2: for each kept (x, z):                        record (x, t - x, z); mark its keys
+//!     wait until the marks' stores are done                (window::settle_marks)
 //! ```
 //!
 //! Why this order is allowed, and why it is fast:
