@@ -3,7 +3,7 @@
 //! A DP cell is the sum of its `2S` neighbours (`S` step offsets, both signs), all
 //! residues in `[0, m)`. How that sum is brought back to `[0, m)` depends on how much
 //! headroom the modulus leaves in a 32-bit lane, so the choice is made once per run
-//! ([`Reduction::for_steps`]) and the hot loop is monomorphised for it:
+//! ([`Strategy::choose`]) and the hot loop is monomorphised for it:
 //!
 //! | strategy | when | cost per neighbour pair |
 //! |---|---|---|

@@ -42,12 +42,12 @@
 //!    memory costs about 1.3 µs per 4 KiB page here (a fresh 2 MiB huge page of the
 //!    allocator about 150 µs). So `x` lives in a ring of 128 coefficients, computed
 //!    one block ahead of `T`; the rows hold each coefficient once (pairs from even
-//!    indices only); and the rows come from a [`Scratch`] buffer on the heap, whose
+//!    indices only); and the rows come from a `Scratch` buffer on the heap, whose
 //!    huge pages the process has already touched, reused from call to call: 66 KiB in
 //!    all at 1000 pins.
 //! 3. Register blocking: `R` consecutive outputs share each left operand and a sliding
 //!    window of right operands, and one level of Karatsuba on each 2×2 block of (two
-//!    steps, two outputs) does 12 dot products for 16 ([`karatsuba_dots`]).
+//!    steps, two outputs) does 12 dot products for 16 (`karatsuba_dots`).
 //! 4. A short dependency chain from one output to the next. Each output needs the one
 //!    before it, so the time per output is bounded below by the latency of that path,
 //!    not by its work. The newest terms (`i <= NEW`, `T_i·T_{k-i}` with `T_1..T_NEW`
@@ -61,9 +61,9 @@
 //! 6. Few conversions per output. Below `k = 2^11` the limb sums `lo`, `hi` and
 //!    `middle = s - lo - hi` of `C_k` are exact `i32` values, so a block adds its
 //!    blocked and per-output sums in `i32` (wrapping, harmless) and converts three sums
-//!    per output to `f64` ([`Kernel::t_block_words`]; beyond, the chunked `f64` path).
+//!    per output to `f64` (`Kernel::t_block_words`; beyond, the chunked `f64` path).
 //!    The lane sums of every `T_k` come from the rows in one pass at the end
-//!    ([`Kernel::lane_sums`]), three reductions per two coefficients instead of three
+//!    (`Kernel::lane_sums`), three reductions per two coefficients instead of three
 //!    per coefficient in the loop. Together about 7 µs of ~118 at 1000 pins.
 
 use std::sync::{Mutex, TryLockError};
