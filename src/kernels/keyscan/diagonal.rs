@@ -38,7 +38,7 @@
 //! section 8).
 
 use super::StoneScan;
-use super::window::{LineTables, search_pairs, settle_marks, tail_bits, tail_start};
+use super::window::{LineTables, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start};
 use crate::sched::Scheduler;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
@@ -87,8 +87,9 @@ fn scan_strip<const KEEP: bool>(tables: &mut LineTables, s: u32, kept: &mut Vec<
         let open = !tables.closed_flags(s, t) & in_range;
         let tail = tail_bits(x_lo, t, y_tail);
         let mut count = 0;
-        search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| tables.partner_tail(x, y));
-        search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| tables.partner(x, y));
+        let groups = tables.diagonal_groups(x_lo, t);
+        search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner_tail(&groups, x, y));
+        search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner(&groups, x, y));
         for &(x, z) in &found[..count] {
             let y = t - x;
             scan.record(x, y, z);

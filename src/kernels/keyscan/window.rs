@@ -328,6 +328,70 @@ impl PairSource for LineTables {
     }
 }
 
+/// The groups of the pairs of one anti-diagonal `t` of a strip, found from those of the
+/// strip's first pair `(x0, t - x0)`: the pair `x = x0 + i` has its `x` group `i` groups
+/// after that pair's, its `y` group `i` before, its difference group `2i` before. One
+/// product per pair instead of three, and fewer values live in the search loop: with
+/// [`LineTables`] as the source, the compiled loop reloaded seven loop invariants from
+/// the stack beside its six window loads, with this view three (`L = 1000`, a copy of
+/// the strip loop alternating the two sources in one process, 301 rounds, three times:
+/// 3.06 -> 2.88 ms when the host ran fast, 4.0 -> 3.9 ms when it ran slow).
+#[derive(Clone, Copy, Debug)]
+pub struct DiagonalGroups<'a> {
+    words: &'a [u64],
+    row_words: usize,
+    limit: u32,
+    x0: u32,
+    t: u32,
+    /// Word indexes of the groups of the pair `(x0, t - x0)`.
+    x_at: usize,
+    y_at: usize,
+    d_at: usize,
+}
+
+impl LineTables {
+    /// The groups of the pairs `(x, t - x)` with `x0 <= x <= t / 2` and `t - x <= L`, for
+    /// `2 x0 <= t`. The pair `(x0, t - x0)` itself may lie beyond `L` (the strip's first
+    /// anti-diagonals past `L`): its indexes are then only a base for the arithmetic.
+    #[inline(always)]
+    pub fn diagonal_groups(&self, x0: u32, t: u32) -> DiagonalGroups<'_> {
+        debug_assert!(2 * x0 <= t, "anti-diagonal {t} from x = {x0}");
+        DiagonalGroups {
+            words: &self.words,
+            row_words: self.row_words,
+            limit: self.limit,
+            x0,
+            t,
+            x_at: self.pile_group(x0),
+            y_at: self.pile_group(t - x0),
+            d_at: self.diff_group(t - 2 * x0),
+        }
+    }
+}
+
+impl PairSource for DiagonalGroups<'_> {
+    fn row_words(&self) -> usize {
+        self.row_words
+    }
+
+    fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    #[inline(always)]
+    fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
+        debug_assert!(
+            x >= self.x0 && x <= y && y <= self.limit && x + y == self.t,
+            "({x}, {y}) is not a pair of anti-diagonal {} from x = {}",
+            self.t,
+            self.x0
+        );
+        let step = (x - self.x0) as usize * 2 * self.row_words;
+        let group = |at| Group { words: self.words, at };
+        PairGroups { y: group(self.y_at - step), x: group(self.x_at + step), d: group(self.d_at - 2 * step) }
+    }
+}
+
 /// The partner of the open pair `(x, y)` given the marks in `tables`: the least free `z`
 /// in `y..=L`, or a value above `L` (possibly [`NO_PARTNER`]) when there is none.
 #[inline(always)]
@@ -720,6 +784,24 @@ mod tests {
                     let z = t.partner_tail(x, y);
                     let got = (z <= limit).then_some(z);
                     assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn diagonal_groups_are_the_pairs_groups() {
+        let at = |g: PairGroups<'_>| [g.y.at, g.x.at, g.d.at];
+        for limit in [0, 1, 63, 64, 65, 200] {
+            let t = LineTables::new(limit);
+            for x0 in (0..=limit).step_by(64) {
+                let x_hi = (x0 + 63).min(limit);
+                for diagonal in 2 * x0..=x_hi + limit {
+                    let groups = t.diagonal_groups(x0, diagonal);
+                    for x in x0.max(diagonal.saturating_sub(limit))..=x_hi.min(diagonal / 2) {
+                        let y = diagonal - x;
+                        assert_eq!(at(groups.groups(x, y)), at(t.pair_groups(x, y)), "L={limit} ({x}, {y})");
+                    }
                 }
             }
         }
