@@ -259,7 +259,9 @@ impl LineTables {
 /// avoids. At `L = 1000`, one thread: criterion 2.51–2.57 ms with it against 2.63–2.66
 /// ms without (the two bench binaries alternated, three runs each); a copy of the strip
 /// loop alternating the variants in one process, 301 rounds, three times: 2.63–2.72 ms
-/// against 2.68–2.79 ms, and 2.86–2.98 ms with an explicit `mfence` instead. No gain
+/// against 2.68–2.79 ms, and 2.86–2.98 ms with an explicit `mfence` instead. These were
+/// measured before [`DiagonalGroups`]; with it, in an hour when the host ran slow, the
+/// loop copy showed no difference either way (three runs, each within 2%). No gain
 /// measurable, within the noise, on the tiles of `diagonal_tiles.rs`, which call it too
 /// (the same two passes).
 /// It is not there for ordering between threads: the tiles hand their blocks over under
