@@ -234,18 +234,6 @@ impl LineTables {
             Self::set(&mut self.open, at, a & 63);
         }
     }
-
-    /// [`LineTables::partner`] for a pair with `y >= tail_start(L)` (see [`tail_window`]).
-    #[inline(always)]
-    pub fn partner_tail(&self, x: u32, y: u32) -> u32 {
-        partner_tail(self, x, y)
-    }
-
-    /// The partner of the open pair `(x, y)` given the marks so far (see [`partner`]).
-    #[inline(always)]
-    pub fn partner(&self, x: u32, y: u32) -> u32 {
-        partner(self, x, y)
-    }
 }
 
 /// Waits until the marks just made have left the store buffer, before the next
@@ -760,7 +748,7 @@ mod tests {
                 for _ in 0..300 {
                     let y = rng.below(limit as u64 + 1) as u32;
                     let x = rng.below(y as u64 + 1) as u32;
-                    let z = t.partner(x, y);
+                    let z = partner(&t, x, y);
                     let got = (z <= limit).then_some(z);
                     assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
                 }
@@ -783,7 +771,7 @@ mod tests {
                 for _ in 0..300 {
                     let y = start + rng.below((limit - start) as u64 + 1) as u32;
                     let x = rng.below(y as u64 + 1) as u32;
-                    let z = t.partner_tail(x, y);
+                    let z = partner_tail(&t, x, y);
                     let got = (z <= limit).then_some(z);
                     assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
                 }
