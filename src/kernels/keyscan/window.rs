@@ -464,172 +464,248 @@ fn first_free(blocked: impl IntoIterator<Item = u64>, first_word: usize) -> Opti
 ))]
 mod lanes {
     //! The window in one AVX-512 register (`wide` has no funnel shift, lane alignment or
-    //! lane permutation, so the intrinsics are used directly).
+    //! lane permutation, so the intrinsics are used directly), at two widths: 512 bits for
+    //! the first and later windows, 256 bits for the tail window. One generic search,
+    //! [`window`], over the [`Lanes`] of either width.
 
     use super::{Group, PairGroups, WINDOW_WORDS};
     use std::arch::x86_64::*;
 
-    /// Eight words of `group` from word `w` (of its first row: `w >= row_words` reaches
-    /// into the second).
-    #[inline(always)]
-    fn load(group: Group<'_>, w: usize) -> __m512i {
-        load_words(group.words, group.at + w)
-    }
+    /// The operations a window needs on its lanes of 64 candidates, at one width. The
+    /// top lane is inexact after the funnel shifts (it has no upper neighbour in the
+    /// register), so a window has `LANES - 1` exact lanes.
+    trait Lanes: Copy {
+        /// Words (lanes) in one register.
+        const LANES: usize;
 
-    /// Eight words of `words` from word index `at`.
-    #[inline(always)]
-    fn load_words(words: &[u64], at: usize) -> __m512i {
-        assert_in_bounds(words, 8 * at);
-        // SAFETY: the 64 bytes from word `at` lie inside `words` (checked in debug builds,
-        // and guaranteed by the layout: see `LineTables` and the callers' offsets).
-        unsafe { _mm512_loadu_si512(words.as_ptr().add(at).cast()) }
-    }
+        /// The register at byte index `at` of `words`; the caller guarantees that its
+        /// `8 LANES` bytes lie inside `words`.
+        fn load_bytes(words: &[u64], at: usize) -> Self;
 
-    /// 64 bytes of `words` from byte index `at`.
-    #[inline(always)]
-    fn load_bytes(words: &[u64], at: usize) -> __m512i {
-        assert_in_bounds(words, at);
-        // SAFETY: as in `load`, for a byte offset (an unaligned load is allowed).
-        unsafe { _mm512_loadu_si512(words.as_ptr().cast::<u8>().add(at).cast()) }
+        /// The register at word index `at` of `words` (the same guarantee). Not
+        /// `load_bytes(words, 8 * at)`: a word index lets the address use the scaled
+        /// addressing mode, where the byte index took extra instructions and measured 1%
+        /// slower on the tiles.
+        fn load_words(words: &[u64], at: usize) -> Self;
+
+        /// `a | b | c`.
+        fn or3(a: Self, b: Self, c: Self) -> Self;
+
+        /// `a | b`.
+        fn or(a: Self, b: Self) -> Self;
+
+        /// Each lane funnelled with its upper neighbour by `bits mod 8` bits: from a load
+        /// at byte `floor(start / 8)`, the bits from `start` on.
+        fn funnel_down(self, bits: isize) -> Self;
+
+        /// Each lane funnelled with its lower neighbour by `bits mod 64` bits, ones
+        /// shifted in below lane 0.
+        fn funnel_up_ones(self, bits: u32) -> Self;
+
+        /// The first free candidate (a zero bit) in the exact lanes, lane 0 being word `w`.
+        fn first_free(self, w: usize) -> Option<u32>;
+
+        /// The register of words `w ..` of `group` (of its first row: `w >= row_words`
+        /// reaches into the second).
+        #[inline(always)]
+        fn load(group: Group<'_>, w: usize) -> Self {
+            Self::load_words(group.words, group.at + w)
+        }
+
+        /// The bytes of the second row of `group` from its bit `start` rounded down to a
+        /// byte (`start >= -64`: bits before the row are whatever the previous line holds).
+        #[inline(always)]
+        fn second_row_bytes(group: Group<'_>, rw: usize, start: isize) -> Self {
+            Self::load_bytes(group.words, (8 * (group.at + rw) as isize + (start >> 3)) as usize)
+        }
+
+        /// Lane `i` holds the 64 bits of the second row of `group` from bit `start + 64 i`
+        /// (the exact lanes).
+        #[inline(always)]
+        fn shifted(group: Group<'_>, rw: usize, start: isize) -> Self {
+            Self::second_row_bytes(group, rw, start).funnel_down(start)
+        }
     }
 
     /// The bound the loads rely on, checked whenever debug assertions are on (the test
-    /// profile): 64 bytes from byte `at` inside `words`.
+    /// profile): `bytes` bytes from byte `at` inside `words`.
     #[inline(always)]
-    fn assert_in_bounds(words: &[u64], at: usize) {
-        debug_assert!(at + 64 <= 8 * words.len(), "load of bytes {at}..+64 past {} words", words.len());
+    fn assert_in_bounds(words: &[u64], at: usize, bytes: usize) {
+        debug_assert!(at + bytes <= 8 * words.len(), "load of bytes {at}..+{bytes} past {} words", words.len());
     }
 
-    /// 64 bytes of the second row of `group` from its bit `start` rounded down to a
-    /// byte (`start >= -64`: bits before the row are whatever the previous line holds).
-    #[inline(always)]
-    fn second_row_bytes(group: Group<'_>, rw: usize, start: isize) -> __m512i {
-        load_bytes(group.words, (8 * (group.at + rw) as isize + (start >> 3)) as usize)
-    }
+    // SAFETY (every intrinsic in the two impls): this module is compiled only when the
+    // build targets avx512f, avx512vl and avx512vbmi2, so every CPU the binary may run on
+    // has them; apart from the loads they touch registers only, and each load reads bytes
+    // that its caller guarantees lie inside the slice (the layout of `LineTables` and of
+    // the tiles' blocks, and the callers' offsets), checked in debug builds.
+    impl Lanes for __m512i {
+        const LANES: usize = 8;
 
-    /// Lane `i` holds the 64 bits of the second row of `group` from bit `start + 64 i`
-    /// (lanes 0..7 exact).
-    #[inline(always)]
-    fn shifted(group: Group<'_>, rw: usize, start: isize) -> __m512i {
-        shift_lanes(second_row_bytes(group, rw, start), start)
-    }
-
-    /// Funnels each lane of `v` with its upper neighbour by `start mod 8` bits.
-    #[inline(always)]
-    fn shift_lanes(v: __m512i, start: isize) -> __m512i {
-        // SAFETY (this and the other intrinsics of this module): this module is compiled
-        // only when the build targets avx512f, avx512vl and avx512vbmi2, so every CPU the
-        // binary may run on has them; the intrinsics touch registers only.
-        unsafe { _mm512_shrdv_epi64(v, _mm512_alignr_epi64::<1>(v, v), _mm512_set1_epi64(start as i64 & 7)) }
-    }
-
-    /// The first free candidate in the seven exact lanes of `blocked` (word `w` first).
-    #[inline(always)]
-    fn first_free(blocked: __m512i, w: usize) -> Option<u32> {
-        // SAFETY: see `shift_lanes`.
-        unsafe {
-            let open = _mm512_mask_cmpneq_epi64_mask((1 << WINDOW_WORDS) - 1, blocked, _mm512_set1_epi64(-1));
-            if open == 0 {
-                return None;
-            }
-            let lane = open.trailing_zeros();
-            // Lane `lane` to lane 0 in registers (a store and reload would stall forwarding).
-            let word = _mm512_permutexvar_epi64(_mm512_set1_epi64(lane as i64), blocked);
-            let word = _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64;
-            Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+        #[inline(always)]
+        fn load_bytes(words: &[u64], at: usize) -> Self {
+            assert_in_bounds(words, at, 64);
+            // SAFETY: see above (an unaligned load is allowed).
+            unsafe { _mm512_loadu_si512(words.as_ptr().cast::<u8>().add(at).cast()) }
         }
+
+        #[inline(always)]
+        fn load_words(words: &[u64], at: usize) -> Self {
+            assert_in_bounds(words, 8 * at, 64);
+            // SAFETY: see above.
+            unsafe { _mm512_loadu_si512(words.as_ptr().add(at).cast()) }
+        }
+
+        #[inline(always)]
+        fn or3(a: Self, b: Self, c: Self) -> Self {
+            // SAFETY: see above.
+            unsafe { _mm512_ternarylogic_epi64::<0xfe>(a, b, c) }
+        }
+
+        #[inline(always)]
+        fn or(a: Self, b: Self) -> Self {
+            // SAFETY: see above.
+            unsafe { _mm512_or_si512(a, b) }
+        }
+
+        #[inline(always)]
+        fn funnel_down(self, bits: isize) -> Self {
+            // SAFETY: see above.
+            unsafe {
+                _mm512_shrdv_epi64(self, _mm512_alignr_epi64::<1>(self, self), _mm512_set1_epi64(bits as i64 & 7))
+            }
+        }
+
+        #[inline(always)]
+        fn funnel_up_ones(self, bits: u32) -> Self {
+            // SAFETY: see above.
+            unsafe {
+                let below = _mm512_alignr_epi64::<7>(self, _mm512_set1_epi64(-1));
+                _mm512_shldv_epi64(self, below, _mm512_set1_epi64(bits as i64))
+            }
+        }
+
+        #[inline(always)]
+        fn first_free(self, w: usize) -> Option<u32> {
+            // SAFETY: see above.
+            unsafe {
+                let open = _mm512_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm512_set1_epi64(-1));
+                if open == 0 {
+                    return None;
+                }
+                let lane = open.trailing_zeros();
+                // Lane `lane` to lane 0 in registers (a store and reload would stall forwarding).
+                let word = _mm512_permutexvar_epi64(_mm512_set1_epi64(lane as i64), self);
+                let word = _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64;
+                Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+            }
+        }
+    }
+
+    // The 256-bit forms are why the module needs avx512vl.
+    impl Lanes for __m256i {
+        const LANES: usize = 4;
+
+        #[inline(always)]
+        fn load_bytes(words: &[u64], at: usize) -> Self {
+            assert_in_bounds(words, at, 32);
+            // SAFETY: see above the 512-bit impl.
+            unsafe { _mm256_loadu_si256(words.as_ptr().cast::<u8>().add(at).cast()) }
+        }
+
+        #[inline(always)]
+        fn load_words(words: &[u64], at: usize) -> Self {
+            assert_in_bounds(words, 8 * at, 32);
+            // SAFETY: see above the 512-bit impl.
+            unsafe { _mm256_loadu_si256(words.as_ptr().add(at).cast()) }
+        }
+
+        #[inline(always)]
+        fn or3(a: Self, b: Self, c: Self) -> Self {
+            // SAFETY: see above the 512-bit impl.
+            unsafe { _mm256_ternarylogic_epi64::<0xfe>(a, b, c) }
+        }
+
+        #[inline(always)]
+        fn or(a: Self, b: Self) -> Self {
+            // SAFETY: see above the 512-bit impl.
+            unsafe { _mm256_or_si256(a, b) }
+        }
+
+        #[inline(always)]
+        fn funnel_down(self, bits: isize) -> Self {
+            // SAFETY: see above the 512-bit impl.
+            unsafe {
+                _mm256_shrdv_epi64(self, _mm256_alignr_epi64::<1>(self, self), _mm256_set1_epi64x(bits as i64 & 7))
+            }
+        }
+
+        #[inline(always)]
+        fn funnel_up_ones(self, bits: u32) -> Self {
+            // SAFETY: see above the 512-bit impl.
+            unsafe {
+                let below = _mm256_alignr_epi64::<3>(self, _mm256_set1_epi64x(-1));
+                _mm256_shldv_epi64(self, below, _mm256_set1_epi64x(bits as i64))
+            }
+        }
+
+        #[inline(always)]
+        fn first_free(self, w: usize) -> Option<u32> {
+            // SAFETY: see above the 512-bit impl.
+            unsafe {
+                let open = _mm256_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm256_set1_epi64x(-1));
+                if open == 0 {
+                    return None;
+                }
+                let lane = open.trailing_zeros();
+                let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), self);
+                let word = _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64;
+                Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+            }
+        }
+    }
+
+    /// The window of the pair `(x, y)` from word `w0 = y / 64`, `V::LANES - 1` words wide.
+    #[inline(always)]
+    fn window<V: Lanes>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+        let w0 = y as usize >> 6;
+        // k2t[y] and k3[y-x] from bit 64 w0 - x (same shift: OR first, shift once).
+        let start = 64 * w0 as isize - x as isize;
+        let (k2t_y, k3_d) = (V::second_row_bytes(g.y, rw, start), V::second_row_bytes(g.d, rw, start));
+        let (k1_y, k1_x, k2_d) = (V::load(g.y, w0), V::load(g.x, w0), V::load(g.d, w0));
+        // k2t[x] from bit -(y mod 64): the first words of the row.
+        let k2t_x = V::load(g.x, rw);
+        let at_zx = V::or(k2t_y, k3_d).funnel_down(start);
+        // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
+        let at_zy = k2t_x.funnel_up_ones(y);
+        V::or3(V::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w0)
     }
 
     /// See [`super::first_window`].
     #[inline(always)]
     pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        let w0 = y as usize >> 6;
-        // k2t[y] and k3[y-x] from bit 64 w0 - x (same shift: OR first, shift once).
-        let start = 64 * w0 as isize - x as isize;
-        let (k2t_y, k3_d) = (second_row_bytes(g.y, rw, start), second_row_bytes(g.d, rw, start));
-        let (k1_y, k1_x, k2_d) = (load(g.y, w0), load(g.x, w0), load(g.d, w0));
-        // k2t[x] from bit -(y mod 64): words 0..7 of the row.
-        let k2t_x = load(g.x, rw);
-        // SAFETY: see `shift_lanes`.
-        unsafe {
-            let at_zx = shift_lanes(_mm512_or_si512(k2t_y, k3_d), start);
-            // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
-            let ones = _mm512_set1_epi64(-1);
-            let at_zy = _mm512_shldv_epi64(k2t_x, _mm512_alignr_epi64::<7>(k2t_x, ones), _mm512_set1_epi64(y as i64));
-            let at_z = _mm512_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
-            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w0)
-        }
+        const { assert!(<__m512i as Lanes>::LANES - 1 == WINDOW_WORDS) };
+        window::<__m512i>(g, rw, x, y)
     }
 
-    /// The first half of [`load`]: four words of `group` from word `w`.
-    #[inline(always)]
-    fn load_half(group: Group<'_>, w: usize) -> __m256i {
-        let at = group.at + w;
-        assert_in_bounds(group.words, 8 * at);
-        // SAFETY: the first 32 of the 64 bytes `load` may read from here, inside `words`.
-        unsafe { _mm256_loadu_si256(group.words.as_ptr().add(at).cast()) }
-    }
-
-    /// The first half of [`second_row_bytes`].
-    #[inline(always)]
-    fn second_row_bytes_half(group: Group<'_>, rw: usize, start: isize) -> __m256i {
-        let at = (8 * (group.at + rw) as isize + (start >> 3)) as usize;
-        assert_in_bounds(group.words, at);
-        // SAFETY: the first 32 of the 64 bytes `second_row_bytes` may read from here.
-        unsafe { _mm256_loadu_si256(group.words.as_ptr().cast::<u8>().add(at).cast()) }
-    }
-
-    /// [`first_free`] for the three exact lanes of a 256-bit window.
-    #[inline(always)]
-    fn first_free_half(blocked: __m256i, w: usize) -> Option<u32> {
-        // SAFETY: see `shift_lanes`; the 256-bit forms are why the module needs avx512vl.
-        unsafe {
-            let open = _mm256_mask_cmpneq_epi64_mask(0b111, blocked, _mm256_set1_epi64x(-1));
-            if open == 0 {
-                return None;
-            }
-            let lane = open.trailing_zeros();
-            let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), blocked);
-            let word = _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64;
-            Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
-        }
-    }
-
-    /// See [`super::tail_window`]: [`first_window`] in four lanes of 256 bits, three of
+    /// See [`super::tail_window`]: the same window in four lanes of 256 bits, three of
     /// them exact.
     #[inline(always)]
     pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        let w0 = y as usize >> 6;
-        let start = 64 * w0 as isize - x as isize;
-        let (k2t_y, k3_d) = (second_row_bytes_half(g.y, rw, start), second_row_bytes_half(g.d, rw, start));
-        let (k1_y, k1_x, k2_d) = (load_half(g.y, w0), load_half(g.x, w0), load_half(g.d, w0));
-        let k2t_x = load_half(g.x, rw);
-        // SAFETY: see `shift_lanes` (the 256-bit forms are why the module needs avx512vl).
-        unsafe {
-            let joined = _mm256_or_si256(k2t_y, k3_d);
-            let shift = _mm256_set1_epi64x(start as i64 & 7);
-            let at_zx = _mm256_shrdv_epi64(joined, _mm256_alignr_epi64::<1>(joined, joined), shift);
-            let ones = _mm256_set1_epi64x(-1);
-            let at_zy = _mm256_shldv_epi64(k2t_x, _mm256_alignr_epi64::<3>(k2t_x, ones), _mm256_set1_epi64x(y as i64));
-            let at_z = _mm256_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
-            first_free_half(_mm256_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w0)
-        }
+        window::<__m256i>(g, rw, x, y)
     }
 
     /// See [`super::next_window`].
     #[inline(always)]
     pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-        let (k1_y, k1_x, k2_d) = (load(g.y, w), load(g.x, w), load(g.d, w));
+        type V = __m512i;
+        let (k1_y, k1_x, k2_d) = (V::load(g.y, w), V::load(g.x, w), V::load(g.d, w));
         let (start_x, start_y) = (64 * w as isize - x as isize, 64 * w as isize - y as isize);
         // k2t[y] and k3[y-x] share their start bit: OR first, shift once (as in the first window).
-        let (k2t_y, k3_d) = (second_row_bytes(g.y, rw, start_x), second_row_bytes(g.d, rw, start_x));
-        let at_zy = shifted(g.x, rw, start_y);
-        // SAFETY: see `shift_lanes`.
-        unsafe {
-            let at_zx = shift_lanes(_mm512_or_si512(k2t_y, k3_d), start_x);
-            let at_z = _mm512_ternarylogic_epi64::<0xfe>(k1_y, k1_x, k2_d);
-            first_free(_mm512_ternarylogic_epi64::<0xfe>(at_z, at_zx, at_zy), w)
-        }
+        let (k2t_y, k3_d) = (V::second_row_bytes(g.y, rw, start_x), V::second_row_bytes(g.d, rw, start_x));
+        let at_zy = V::shifted(g.x, rw, start_y);
+        let at_zx = V::or(k2t_y, k3_d).funnel_down(start_x);
+        V::or3(V::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w)
     }
 }
 
