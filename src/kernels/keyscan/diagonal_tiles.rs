@@ -29,16 +29,18 @@
 //!
 //! # Cost
 //!
-//! On one thread the tiles cost about a quarter more than the strips of `diagonal.rs`
-//! (criterion, L = 1000: 3.65 ms against 2.92 ms): twice as many anti-diagonal segments,
-//! the deferred marks, the locks. Two threads with a warm pool: 2.13 ms at 1000, 26.6 ms
-//! at 3000 (52.9 ms on one).
+//! On one thread the tiles cost about a third more than the strips of `diagonal.rs`
+//! (warm, L = 1000, 2026-11-30: 3.2–3.3 ms against 2.4–2.5 ms), and two threads take
+//! 1.83–1.88 ms. The loops around the work account for little of the difference (0.13
+//! ms against 0.04 ms with every pair closed); it lies in the searches and the marks:
+//! the deferred transposed `K2` marks, the marks' addressing across four blocks, and a
+//! search loop with more values live (see results/notes.md, stop 18).
 
 use super::StoneScan;
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use super::window::{
-    Group, LineTables, PairGroups, PairSource, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
+    DiagonalGroups, LineTables, PairSource, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
 };
 use crate::sched::Scheduler;
 
@@ -175,55 +177,21 @@ impl Held<'_> {
     }
 }
 
-/// The held blocks of a tile, read-only, for the searches of one anti-diagonal `t`,
-/// with the groups of its first pair `(x0, t - x0)`: as for `DiagonalGroups` in
-/// `window.rs`, the pair `x0 + i` has its `x` group `i` groups on, its `y` group `i`
-/// back and its difference group `2i` back, so one product per pair finds all three
-/// (before, three products from the tile's corner). One process alternating the two
-/// views, 301 rounds, three times, while the host ran slow: 3.93–4.05 -> 3.76–3.87 ms
-/// on one thread and 2.15–2.46 -> 2.06–2.36 ms on two at `L = 1000`; at 3000, 54.7 ->
-/// 52.9 ms and 29.1 -> 27.7 ms.
-struct TileView<'a> {
-    limit: u32,
-    rw: usize,
-    g: usize,
-    pile_x: &'a [u64],
-    pile_y: &'a [u64],
-    diff_k: &'a [u64],
-    diff_low: &'a [u64],
-    x0: u32,
-    /// Word indexes of the `x` and `y` groups of the first pair.
-    x_at: usize,
-    y_at: usize,
-    /// Word index the first pair's difference group would have in block `k` (`k_at`) and
-    /// in block `k - 1` (`low_at`); only the one its block holds is a group, the other is
-    /// a base for the arithmetic (wrapping: it may lie before the block).
-    k_at: usize,
-    low_at: usize,
-    /// The first difference of block `k`: smaller differences are in block `k - 1`.
-    first_d: u32,
-}
-
-impl PairSource for TileView<'_> {
-    fn row_words(&self) -> usize {
-        self.rw
-    }
-
-    fn limit(&self) -> u32 {
-        self.limit
-    }
-
-    #[inline(always)]
-    fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
-        let step = (x - self.x0) as usize * self.g;
-        let low = y - x < self.first_d;
-        let (words_d, at_d) = if low { (self.diff_low, self.low_at) } else { (self.diff_k, self.k_at) };
-        PairGroups {
-            y: Group { words: self.pile_y, at: self.y_at - step },
-            x: Group { words: self.pile_x, at: self.x_at + step },
-            d: Group { words: words_d, at: at_d.wrapping_sub(2 * step) },
-        }
-    }
+/// Pass 1 of an anti-diagonal for the pairs of `open` (bit `i`: the pair `x0 + i` of
+/// the view) whose groups `view` finds: the pairs in the tail of the rows (`tail`) first,
+/// as in `diagonal.rs`; returns the new `count` of `found`.
+///
+/// Out of line: inlined into the tile loop, the search loop kept more values live than
+/// there are registers and reloaded eleven of them from the stack beside its six window
+/// loads; here it reloads five. Warm runs at `L = 1000`, 101 a process, the builds
+/// alternated five times: 3.17–3.30 ms against 3.29–3.37 ms inlined on one thread, and
+/// 1.83–1.88 ms against 1.88–1.95 ms on two.
+#[inline(never)]
+fn search_view(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 65], count: usize) -> usize {
+    let (x0, t, limit, mut count) = (view.x0(), view.t(), view.limit(), count);
+    search_pairs(open & tail, x0, t, limit, found, &mut count, |x, y| partner_tail(view, x, y));
+    search_pairs(open & !tail, x0, t, limit, found, &mut count, |x, y| partner(view, x, y));
+    count
 }
 
 /// Scans the pairs of tile `(i, j)` by anti-diagonals.
@@ -288,33 +256,34 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
         // Pass 1: the searches (each reads only marks of earlier anti-diagonals).
         let count = {
             let pile_x = &*held.pile_x;
-            // The first pair's difference, placed in block k and in block k - 1 (group
-            // index base + (diff - first difference of the block) * g, wrapping).
-            let diff0 = d - 2 * x_first;
-            let from_k = (diff0 as usize).wrapping_sub(first_d as usize).wrapping_mul(g);
-            let view = TileView {
-                limit,
-                rw,
-                g,
-                pile_x,
-                pile_y: held.pile_y.as_deref().unwrap_or(pile_x),
-                diff_k: &*held.diff_k,
-                diff_low: held.diff_low.as_deref().unwrap_or(&[]),
-                x0: x_first,
-                x_at: group_x(x_first),
-                y_at: group_y(d - x_first),
-                k_at: base_k.wrapping_add(from_k),
-                low_at: (base_low + tile as usize * g).wrapping_add(from_k),
-                first_d,
-            };
+            // The views of the anti-diagonal (see `DiagonalGroups`): one for the pairs whose
+            // difference is in block k, one for those in block k - 1. The first pair's
+            // difference group, placed in block k and in block k - 1 (group index base +
+            // (difference - first difference of the block) * g, wrapping), is only a base.
+            // A single view that picked the block for each pair cost a comparison and two
+            // selects per search, and registers: 3.38–3.46 ms against 3.34–3.37 ms with
+            // two views on one thread, 1.91–1.93 ms against 1.88 ms on two (warm, L = 1000,
+            // builds alternated five times).
+            let pile_y = held.pile_y.as_deref().unwrap_or(pile_x);
+            let (x_at, y_at) = (group_x(x_first), group_y(d - x_first));
+            let from_k = ((d - 2 * x_first) as usize).wrapping_sub(first_d as usize).wrapping_mul(g);
+            let (k_at, low_at) = (base_k.wrapping_add(from_k), (base_low + tile as usize * g).wrapping_add(from_k));
+            let diff_low = held.diff_low.as_deref().unwrap_or(&[]);
+            let view_k = DiagonalGroups::new([pile_x, pile_y, held.diff_k], [x_at, y_at, k_at], rw, limit, x_first, d);
+            let view_low = DiagonalGroups::new([pile_x, pile_y, diff_low], [x_at, y_at, low_at], rw, limit, x_first, d);
             let span = (x_last - x_first) as u64;
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
+            // The pairs whose difference d - 2x is in block k: the low x, up to
+            // (d - first_d) / 2.
+            let in_k = match d.checked_sub(first_d).and_then(|rest| rest.checked_sub(2 * x_first)) {
+                None => 0,
+                Some(twice) if twice / 2 >= 63 => u64::MAX,
+                Some(twice) => (2 << (twice / 2)) - 1,
+            };
             // The pairs in the tail of the rows first, as in `diagonal.rs`.
             let tail = tail_bits(x_first, d, y_tail);
-            let mut count = 0;
-            search_pairs(open & tail, x_first, d, limit, &mut found, &mut count, |x, y| partner_tail(&view, x, y));
-            search_pairs(open & !tail, x_first, d, limit, &mut found, &mut count, |x, y| partner(&view, x, y));
-            count
+            let count = search_view(&view_k, open & in_k, tail, &mut found, 0);
+            search_view(&view_low, open & !in_k, tail, &mut found, count)
         };
         // Pass 2: the marks.
         for &(x, z) in &found[..count] {

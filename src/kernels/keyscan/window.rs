@@ -318,25 +318,57 @@ impl PairSource for LineTables {
     }
 }
 
-/// The groups of the pairs of one anti-diagonal `t` of a strip, found from those of the
-/// strip's first pair `(x0, t - x0)`: the pair `x = x0 + i` has its `x` group `i` groups
-/// after that pair's, its `y` group `i` before, its difference group `2i` before. One
-/// product per pair instead of three, and fewer values live in the search loop: with
-/// [`LineTables`] as the source, the compiled loop reloaded seven loop invariants from
-/// the stack beside its six window loads, with this view three (`L = 1000`, a copy of
-/// the strip loop alternating the two sources in one process, 301 rounds, three times:
-/// 3.06 -> 2.88 ms when the host ran fast, 4.0 -> 3.9 ms when it ran slow).
+/// The groups of the pairs of one anti-diagonal `t` (of a strip, or of a tile), found
+/// from those of its first pair `(x0, t - x0)`: the pair `x = x0 + i` has its `x` group
+/// `i` groups after that pair's, its `y` group `i` before, its difference group `2i`
+/// before. One product per pair instead of three, and fewer values live in the search
+/// loop: with [`LineTables`] as the source, the compiled loop reloaded seven loop
+/// invariants from the stack beside its six window loads, with this view three (`L =
+/// 1000`, a copy of the strip loop alternating the two sources in one process, 301
+/// rounds, three times: 3.06 -> 2.88 ms when the host ran fast, 4.0 -> 3.9 ms when it
+/// ran slow).
+///
+/// The three kinds of groups may lie in three buffers: the tiles of `diagonal_tiles.rs`
+/// hold their pile and difference blocks as separate allocations. All the pairs searched
+/// through one view must then have their difference group in the one difference buffer
+/// (a tile's anti-diagonal spans two difference blocks: it takes a view for each).
 #[derive(Clone, Copy, Debug)]
 pub struct DiagonalGroups<'a> {
-    words: &'a [u64],
+    /// The buffers of the `x`, `y` and difference groups.
+    x_words: &'a [u64],
+    y_words: &'a [u64],
+    d_words: &'a [u64],
     row_words: usize,
     limit: u32,
     x0: u32,
     t: u32,
-    /// Word indexes of the groups of the pair `(x0, t - x0)`.
+    /// Word indexes of the groups of the pair `(x0, t - x0)` in their buffers. `d_at`
+    /// may lie outside its buffer (it wraps), when that pair's difference group is in
+    /// another one: only the pairs searched through the view need theirs inside.
     x_at: usize,
     y_at: usize,
     d_at: usize,
+}
+
+impl<'a> DiagonalGroups<'a> {
+    /// The view of anti-diagonal `t` from `x0`, given the buffers `[x, y, difference]`
+    /// and the word indexes of the first pair's groups in them (see the fields).
+    #[inline(always)]
+    pub fn new(words: [&'a [u64]; 3], at: [usize; 3], row_words: usize, limit: u32, x0: u32, t: u32) -> Self {
+        let [x_words, y_words, d_words] = words;
+        let [x_at, y_at, d_at] = at;
+        Self { x_words, y_words, d_words, row_words, limit, x0, t, x_at, y_at, d_at }
+    }
+
+    /// The `x` of the view's first pair.
+    pub fn x0(&self) -> u32 {
+        self.x0
+    }
+
+    /// The anti-diagonal `x + y` of the view's pairs.
+    pub fn t(&self) -> u32 {
+        self.t
+    }
 }
 
 impl LineTables {
@@ -346,16 +378,9 @@ impl LineTables {
     #[inline(always)]
     pub fn diagonal_groups(&self, x0: u32, t: u32) -> DiagonalGroups<'_> {
         debug_assert!(2 * x0 <= t, "anti-diagonal {t} from x = {x0}");
-        DiagonalGroups {
-            words: &self.words,
-            row_words: self.row_words,
-            limit: self.limit,
-            x0,
-            t,
-            x_at: self.pile_group(x0),
-            y_at: self.pile_group(t - x0),
-            d_at: self.diff_group(t - 2 * x0),
-        }
+        let words = &self.words[..];
+        let at = [self.pile_group(x0), self.pile_group(t - x0), self.diff_group(t - 2 * x0)];
+        DiagonalGroups::new([words; 3], at, self.row_words, self.limit, x0, t)
     }
 }
 
@@ -377,8 +402,11 @@ impl PairSource for DiagonalGroups<'_> {
             self.x0
         );
         let step = (x - self.x0) as usize * 2 * self.row_words;
-        let group = |at| Group { words: self.words, at };
-        PairGroups { y: group(self.y_at - step), x: group(self.x_at + step), d: group(self.d_at - 2 * step) }
+        PairGroups {
+            y: Group { words: self.y_words, at: self.y_at - step },
+            x: Group { words: self.x_words, at: self.x_at + step },
+            d: Group { words: self.d_words, at: self.d_at.wrapping_sub(2 * step) },
+        }
     }
 }
 
