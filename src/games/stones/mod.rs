@@ -69,21 +69,23 @@ variant_enum! {
 }
 
 /// From this limit on, with two or more threads, [`StonesKernel::DiagonalTiles`] is the
-/// default; below it the sequential [`StonesKernel::Diagonal`]. Measured by
-/// `scripts/bench.sh` on this 2-core machine (2026-11-29, two quiet runs; compute
-/// medians of 5 whole `solve` processes each, results/timings.csv), `diagonal` on one
-/// thread against `diagonal-tiles` on two: at L = 300, 0.36–0.44 ms against
-/// 0.77–0.95 ms (starting the second worker costs more than the scan); at 1000,
-/// 3.05–3.20 ms against 2.73–3.85 ms (a tie within the noise); at 2000, 16.3–17.0 ms
-/// against 11.3–17.5 ms; at 5000, 167–186 ms against 92–105 ms; at 10^4, 1.09–1.19 s
-/// against 0.54–0.57 s.
-pub const TILES_FROM: u32 = 2048;
+/// default; below it the sequential [`StonesKernel::Diagonal`]. Measured on this 2-core
+/// machine on 2026-11-30 (after the tiles took the strips' search view): whole `solve`
+/// processes on 2 threads, alternated, medians of 21 (11 from 1500 on). At 1000 the
+/// strips win: 3.03 ms against 3.31 ms; starting the second worker costs more than it
+/// saves. From 1250 the tiles win: 4.64 against 5.51 ms, 6.99 against 8.65 ms at 1500,
+/// 11.3 against 16.1 ms at 2000; the ladder (results/timings.csv) has them twice as fast
+/// from 5000 on.
+pub const TILES_FROM: u32 = 1250;
 
-/// On one thread the tiles only pay from here: they cost a quarter more than the strips
-/// at 1000–5000 (4.0–4.3 ms against 3.0–3.2 at 1000, 188–218 ms against 167–186 ms at
-/// 5000), are level at 10^4 (1.16 s against 1.09–1.19 s) and ahead at 3·10^4 (19.9 s
-/// against 21.4 s): there the strips' rows no longer stay in the L2 cache.
-pub const TILES_FROM_ONE_THREAD: u32 = 10_000;
+/// On one thread the strips are the default up to here. They are 1–5% ahead of the
+/// tiles at 10^4 to 2·10^4: 1.14 against 1.18–1.21 s at 10^4 (the ladder of
+/// 2026-11-30), 3.08–3.36 against 3.20–3.35 s at 1.5·10^4 and 6.70–6.74 against
+/// 6.79–6.88 s at 2·10^4 (whole processes, alternated, three each). From 2.5·10^4,
+/// where the strips' rows no longer stay in the L2 cache, the two are level:
+/// 12.0–12.8 against 12.1–12.3 s, and 19.4–19.7 against 19.6–19.7 s at 3·10^4 (two
+/// each).
+pub const TILES_FROM_ONE_THREAD: u32 = 25_000;
 
 impl StonesKernel {
     /// The fastest kernel for `params` on `threads` threads.
