@@ -40,7 +40,8 @@ use super::StoneScan;
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use super::window::{
-    DiagonalGroups, LineTables, PairSource, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
+    DiagonalGroups, LineTables, PairSource, bits_through, partner, partner_tail, search_pairs, settle_marks, tail_bits,
+    tail_start,
 };
 use crate::sched::Scheduler;
 
@@ -275,11 +276,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
             // The pairs whose difference d - 2x is in block k: the low x, up to
             // (d - first_d) / 2.
-            let in_k = match d.checked_sub(first_d).and_then(|rest| rest.checked_sub(2 * x_first)) {
-                None => 0,
-                Some(twice) if twice / 2 >= 63 => u64::MAX,
-                Some(twice) => (2 << (twice / 2)) - 1,
-            };
+            let in_k = bits_through(d.checked_sub(first_d).and_then(|rest| (rest / 2).checked_sub(x_first)));
             // The pairs in the tail of the rows first, as in `diagonal.rs`.
             let tail = tail_bits(x_first, d, y_tail);
             let count = search_view(&view_k, open & in_k, tail, &mut found, 0);

@@ -286,10 +286,17 @@ pub fn search_pairs(
 /// at least `y_tail`: the low bits, `x <= t - y_tail`.
 #[inline(always)]
 pub fn tail_bits(x0: u32, t: u32, y_tail: u32) -> u64 {
-    match (t - x0).checked_sub(y_tail) {
+    bits_through((t - x0).checked_sub(y_tail))
+}
+
+/// The bits `0..=m` of a word (all of them from `m = 63` on, none for `None`): the pairs
+/// `x0 ..= x0 + m` of an open-flag word.
+#[inline(always)]
+pub fn bits_through(m: Option<u32>) -> u64 {
+    match m {
         None => 0,
-        Some(k) if k >= 63 => u64::MAX,
-        Some(k) => (2 << k) - 1,
+        Some(m) if m >= 63 => u64::MAX,
+        Some(m) => (2 << m) - 1,
     }
 }
 
@@ -530,8 +537,22 @@ mod lanes {
         /// shifted in below lane 0.
         fn funnel_up_ones(self, bits: u32) -> Self;
 
+        /// Bit `i` set when exact lane `i` has a zero bit (a free candidate).
+        fn open_lanes(self) -> u32;
+
+        /// Lane `lane`, moved in registers (a store and reload would stall forwarding).
+        fn lane(self, lane: u32) -> u64;
+
         /// The first free candidate (a zero bit) in the exact lanes, lane 0 being word `w`.
-        fn first_free(self, w: usize) -> Option<u32>;
+        #[inline(always)]
+        fn first_free(self, w: usize) -> Option<u32> {
+            let open = self.open_lanes();
+            if open == 0 {
+                return None;
+            }
+            let lane = open.trailing_zeros();
+            Some(64 * (w as u32 + lane) + (!self.lane(lane)).trailing_zeros())
+        }
 
         /// The register of words `w ..` of `group` (of its first row: `w >= row_words`
         /// reaches into the second).
@@ -614,18 +635,17 @@ mod lanes {
         }
 
         #[inline(always)]
-        fn first_free(self, w: usize) -> Option<u32> {
+        fn open_lanes(self) -> u32 {
+            // SAFETY: see above.
+            unsafe { _mm512_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm512_set1_epi64(-1)) as u32 }
+        }
+
+        #[inline(always)]
+        fn lane(self, lane: u32) -> u64 {
             // SAFETY: see above.
             unsafe {
-                let open = _mm512_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm512_set1_epi64(-1));
-                if open == 0 {
-                    return None;
-                }
-                let lane = open.trailing_zeros();
-                // Lane `lane` to lane 0 in registers (a store and reload would stall forwarding).
                 let word = _mm512_permutexvar_epi64(_mm512_set1_epi64(lane as i64), self);
-                let word = _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64;
-                Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+                _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64
             }
         }
     }
@@ -678,17 +698,17 @@ mod lanes {
         }
 
         #[inline(always)]
-        fn first_free(self, w: usize) -> Option<u32> {
+        fn open_lanes(self) -> u32 {
+            // SAFETY: see above the 512-bit impl.
+            unsafe { _mm256_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm256_set1_epi64x(-1)) as u32 }
+        }
+
+        #[inline(always)]
+        fn lane(self, lane: u32) -> u64 {
             // SAFETY: see above the 512-bit impl.
             unsafe {
-                let open = _mm256_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm256_set1_epi64x(-1));
-                if open == 0 {
-                    return None;
-                }
-                let lane = open.trailing_zeros();
                 let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), self);
-                let word = _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64;
-                Some(64 * (w as u32 + lane) + (!word).trailing_zeros())
+                _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64
             }
         }
     }
