@@ -4,7 +4,8 @@
 //!   problem, kernel and thread count in `scripts/ladder.csv`, repeated, and writes the
 //!   medians to `results/timings.csv`.
 //! - `roofline`: measures this machine's limits with the project's own code (memory
-//!   bandwidth, modular multiplications, butterflies) into `results/roofline.csv`.
+//!   bandwidth, modular multiplications, butterflies, the first write to a fresh page)
+//!   into `results/roofline.csv`.
 //! - `criterion`: summarises the last `cargo bench` (criterion's records) into
 //!   `results/criterion.md`: every variant side by side, with speed-ups.
 //! - `report`: regenerates `results/README.md` and the SVG plots from those files.
@@ -12,6 +13,7 @@
 //! Everything it reports is measured on the machine it runs on; nothing is typed in.
 
 mod criterion;
+mod first_touch;
 mod ladder;
 mod report;
 mod roofline;

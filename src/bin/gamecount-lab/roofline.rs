@@ -2,8 +2,10 @@
 //! compared against in results/README.md.
 //!
 //! Each figure is the best of several passes (the machine is shared: the best pass is
-//! the one least disturbed), for 1 thread and for all threads.
+//! the one least disturbed), for 1 thread and for all threads; last, on one thread, the
+//! first write to fresh pages (`first_touch.rs`).
 
+use crate::first_touch::{PageKind, first_touch_micros};
 use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
 use gamecount::kernels::series::pairs::{PAIR_LANES, Pairs};
@@ -313,6 +315,29 @@ pub fn run(out: &Path) -> Result<(), String> {
         ));
         if all == 1 {
             break;
+        }
+    }
+    // Per page, so one thread: each fault is the kernel's work on the faulting thread.
+    // The fastest sample is the figure (as elsewhere, the least disturbed); the median
+    // and the slowest go into the description, because here the slow tail is the story:
+    // a huge page the host must back first can take milliseconds.
+    for (kind, batches, per_batch, advice) in
+        [(PageKind::Huge, 16, 1, "MADV_HUGEPAGE"), (PageKind::Small, 16, 128, "MADV_NOHUGEPAGE")]
+    {
+        let quantity = format!("first write to a fresh {} page", kind.label());
+        match first_touch_micros(kind, batches, per_batch) {
+            Ok(micros) => {
+                let (fastest, median, slowest) = (micros[0], micros[micros.len() / 2], micros[micros.len() - 1]);
+                eprintln!("{quantity}: fastest {fastest:.1} µs, median {median:.1} µs, slowest {slowest:.1} µs");
+                let samples = if per_batch == 1 {
+                    format!("{batches} pages each timed alone")
+                } else {
+                    format!("{batches} batches of {per_batch} pages, mean per page")
+                };
+                let how = format!("{advice}; {samples}; the fastest (median {median:.1} µs, slowest {slowest:.1} µs)");
+                rows.push((quantity, 1, fastest, "µs", how));
+            }
+            Err(why) => eprintln!("{quantity}: not measured ({why})"),
         }
     }
     if let Some(dir) = out.parent() {
