@@ -168,18 +168,8 @@ pub fn preflight_with_threads(params: &KaylesParams, kernel: KaylesKernel, threa
             format!("--pins {} is above the {} pins the {kernel} kernel takes{hint}", params.pins, kernel.max_pins()),
         ));
     }
-    let bytes = kernel.memory_bytes(params.pins, threads);
-    // Reading the available memory (/proc/meminfo) takes 15–35 µs here, more than the
-    // whole computation at 1000 pins; a need this small always fits the headroom that
-    // `memory` keeps anyway.
-    if bytes < MEMORY_CHECK_FROM {
-        return Ok(());
-    }
-    memory::ensure_fits(ProblemId::Kayles, "the character series", bytes)
+    memory::ensure_fits(ProblemId::Kayles, "the character series", kernel.memory_bytes(params.pins, threads))
 }
-
-/// Needs below this many bytes skip the check of the available memory.
-pub const MEMORY_CHECK_FROM: u64 = 16 << 20;
 
 /// Computes `f(pins) mod modulus`.
 pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> Result<Answer, InputError> {
@@ -514,7 +504,7 @@ mod tests {
         // 8·(10^9 + 7) has an odd factor beyond the words' range.
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
         // The instance's memory is far below the size that is worth reading /proc/meminfo.
-        assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < MEMORY_CHECK_FROM);
+        assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < memory::CHECK_FROM_BYTES);
         // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton (a build
         // without VNNI goes to newton from NEWTON_FROM_PINS on).
         let at = |pins| KaylesKernel::default_for(&KaylesParams::new(pins, 1_000_000_000).unwrap());
