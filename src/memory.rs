@@ -45,7 +45,7 @@ pub fn ensure_fits(problem: ProblemId, what: &str, needed: u64) -> Result<(), In
 }
 
 /// [`ensure_fits`] with `available` asked only for needs of [`CHECK_FROM_BYTES`] or more.
-pub fn ensure_fits_with(
+fn ensure_fits_with(
     problem: ProblemId,
     what: &str,
     needed: u64,
