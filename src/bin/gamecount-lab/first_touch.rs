@@ -26,6 +26,23 @@ impl PageKind {
         }
     }
 
+    /// The `madvise` advice that asks the kernel for this page size.
+    #[cfg(target_os = "linux")]
+    fn advice(self) -> libc::c_int {
+        match self {
+            PageKind::Small => libc::MADV_NOHUGEPAGE,
+            PageKind::Huge => libc::MADV_HUGEPAGE,
+        }
+    }
+
+    /// The name of that advice, for the roofline's description.
+    pub fn advice_name(self) -> &'static str {
+        match self {
+            PageKind::Small => "MADV_NOHUGEPAGE",
+            PageKind::Huge => "MADV_HUGEPAGE",
+        }
+    }
+
     pub fn bytes(self) -> usize {
         match self {
             PageKind::Small => 4 << 10,
@@ -62,11 +79,10 @@ pub fn first_touch_micros(kind: PageKind, batches: usize, per_batch: usize) -> R
         return Err(format!("mmap of {mapped} bytes failed: {}", std::io::Error::last_os_error()));
     }
     let start = base.addr().next_multiple_of(huge);
-    let advice = if kind == PageKind::Huge { libc::MADV_HUGEPAGE } else { libc::MADV_NOHUGEPAGE };
     // SAFETY: [start, start + pages * page) lies inside the mapping (`mapped` has one huge
     // page of slack for the alignment) and nothing has touched it; the advice changes only
     // how the kernel backs it.
-    let advised = unsafe { libc::madvise(start as *mut libc::c_void, pages * page, advice) } == 0;
+    let advised = unsafe { libc::madvise(start as *mut libc::c_void, pages * page, kind.advice()) } == 0;
     let huge_before = anon_huge_kib();
     let mut samples: Vec<f64> = (0..batches)
         .map(|batch| {

@@ -321,9 +321,7 @@ pub fn run(out: &Path) -> Result<(), String> {
     // The fastest sample is the figure (as elsewhere, the least disturbed); the median
     // and the slowest go into the description, because here the slow tail is the story:
     // a huge page the host must back first can take milliseconds.
-    for (kind, batches, per_batch, advice) in
-        [(PageKind::Huge, 16, 1, "MADV_HUGEPAGE"), (PageKind::Small, 16, 128, "MADV_NOHUGEPAGE")]
-    {
+    for (kind, batches, per_batch) in [(PageKind::Huge, 16, 1), (PageKind::Small, 16, 128)] {
         let quantity = format!("first write to a fresh {} page", kind.label());
         match first_touch_micros(kind, batches, per_batch) {
             Ok(micros) => {
@@ -334,7 +332,10 @@ pub fn run(out: &Path) -> Result<(), String> {
                 } else {
                     format!("{batches} batches of {per_batch} pages, mean per page")
                 };
-                let how = format!("{advice}; {samples}; the fastest (median {median:.1} µs, slowest {slowest:.1} µs)");
+                let how = format!(
+                    "{}; {samples}; the fastest (median {median:.1} µs, slowest {slowest:.1} µs)",
+                    kind.advice_name()
+                );
                 rows.push((quantity, 1, fastest, "µs", how));
             }
             Err(why) => eprintln!("{quantity}: not measured ({why})"),
