@@ -5,7 +5,7 @@ use crate::games::{InputError, ProblemId};
 
 /// Bytes the kernel may use beyond what it reports as its need, for the allocator and
 /// the rest of the process.
-pub const HEADROOM_BYTES: u64 = 64 << 20;
+const HEADROOM_BYTES: u64 = 64 << 20;
 
 /// `MemAvailable` from `/proc/meminfo`, in bytes; `None` where it cannot be read.
 pub fn available_bytes() -> Option<u64> {
@@ -33,10 +33,10 @@ pub fn format_bytes(bytes: u64) -> String {
 /// checked), and reading the file takes 15–35 µs on the project's VM: a fifth of the
 /// default `coins` run (its median went from 95 to 75 µs without it), about 1% of
 /// `stones` at `L = 1000`.
-/// A need this small is a quarter of the [`HEADROOM_BYTES`] that every check adds for the
-/// allocator and the rest of the process: the check would refuse it only on a system
-/// too short of memory to run the process at all.
-pub const CHECK_FROM_BYTES: u64 = 16 << 20;
+/// A need this small is a quarter of the headroom (`HEADROOM_BYTES`, 64 MiB) that every
+/// check adds for the allocator and the rest of the process: the check would refuse it
+/// only on a system too short of memory to run the process at all.
+pub const CHECK_FROM_BYTES: u64 = HEADROOM_BYTES / 4;
 
 /// Refuses `needed` bytes when they exceed what the system has available (needs below
 /// [`CHECK_FROM_BYTES`] always pass).

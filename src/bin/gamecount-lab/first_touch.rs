@@ -83,6 +83,12 @@ pub fn first_touch_micros(kind: PageKind, batches: usize, per_batch: usize) -> R
     // page of slack for the alignment) and nothing has touched it; the advice changes only
     // how the kernel backs it.
     let advised = unsafe { libc::madvise(start as *mut libc::c_void, pages * page, kind.advice()) } == 0;
+    if !advised {
+        let why = format!("madvise failed: {}", std::io::Error::last_os_error());
+        // SAFETY: `base` is the mapping of `mapped` bytes made above, untouched.
+        unsafe { libc::munmap(base, mapped) };
+        return Err(why);
+    }
     let huge_before = anon_huge_kib();
     let mut samples: Vec<f64> = (0..batches)
         .map(|batch| {
@@ -101,7 +107,6 @@ pub fn first_touch_micros(kind: PageKind, batches: usize, per_batch: usize) -> R
     unsafe { libc::munmap(base, mapped) };
     samples.sort_by(f64::total_cmp);
     match kind {
-        _ if !advised => Err("madvise failed".into()),
         PageKind::Huge => match (huge_before, huge_after) {
             (Some(before), Some(after)) if after >= before + (pages * page / 1024) as u64 => Ok(samples),
             (Some(_), Some(_)) => {

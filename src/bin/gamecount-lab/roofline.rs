@@ -325,7 +325,7 @@ pub fn run(out: &Path) -> Result<(), String> {
         let quantity = format!("first write to a fresh {} page", kind.label());
         match first_touch_micros(kind, batches, per_batch) {
             Ok(micros) => {
-                let (fastest, median, slowest) = (micros[0], micros[micros.len() / 2], micros[micros.len() - 1]);
+                let (fastest, median, slowest) = (micros[0], crate::median(&micros), micros[micros.len() - 1]);
                 eprintln!("{quantity}: fastest {fastest:.1} µs, median {median:.1} µs, slowest {slowest:.1} µs");
                 let samples = if per_batch == 1 {
                     format!("{batches} pages each timed alone")
