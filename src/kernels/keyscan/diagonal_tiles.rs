@@ -21,6 +21,13 @@
 //! to another block; it is held in the worker's outbox and delivered after the tile, as
 //! in `wavefront.rs`.
 //!
+//! # Exhausted piles
+//!
+//! As in `diagonal.rs`, a pair whose pile `x` is exhausted (`exhausted.rs`) is left out
+//! of pass 1. The tile reads `f_x` of its 64 piles from their `k2t` rows in pile block
+//! `i` when it starts: the rows hold every mark delivered so far, and only gain bits
+//! while the tile runs, so what it reads stays true.
+//!
 //! # Tile size
 //!
 //! `2^6 = 64`: one open-flag word per anti-diagonal and block, and at `L = 1000` sixteen
@@ -37,6 +44,7 @@
 //! search loop with more values live (see results/notes.md, stop 18).
 
 use super::StoneScan;
+use super::exhausted::{ExhaustedPiles, first_clear};
 use super::tables::Layout;
 use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use super::window::{
@@ -247,6 +255,12 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
     // Pairs with a partner on one anti-diagonal of the tile, plus a slot for pass 1.
     let mut found = [(0u32, 0u32); 65];
     let y_tail = tail_start(limit);
+    // The tile's piles x whose remaining pairs have no partner (`exhausted.rs`), read
+    // from their k2t rows in pile block i, which the tile holds.
+    let k2t_first_clear =
+        |pile_x: &[u64], x: u32, from: u32| first_clear(&pile_x[group_x(x) + rw..][..rw], from, limit);
+    let mut exhausted = ExhaustedPiles::new(limit);
+    exhausted.start(x_lo, x_hi, x_lo + y_lo, |x, from| k2t_first_clear(held.pile_x, x, from));
     for d in (x_lo + y_lo)..=(x_hi + y_hi) {
         // x from max(x_lo, d - y_hi) to min(x_hi, d - y_lo, d / 2).
         let x_first = x_lo.max(d.saturating_sub(y_hi));
@@ -274,11 +288,20 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             let view_low = DiagonalGroups::new([pile_x, pile_y, diff_low], [x_at, y_at, low_at], rw, limit, x_first, d);
             let span = (x_last - x_first) as u64;
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
+            let settled = open & exhausted.on_diagonal(d) >> (x_first - x_lo);
+            let open = open & !settled;
             // The pairs whose difference d - 2x is in block k: the low x, up to
             // (d - first_d) / 2.
             let in_k = bits_through(d.checked_sub(first_d).and_then(|rest| (rest / 2).checked_sub(x_first)));
             // The pairs in the tail of the rows first, as in `diagonal.rs`.
             let tail = tail_bits(x_first, d, y_tail);
+            if cfg!(debug_assertions) {
+                // Every pair left out as exhausted would have found no partner.
+                let mut none = [(0, 0); 65];
+                let count = search_view(&view_k, settled & in_k, tail, &mut none, 0);
+                let count = search_view(&view_low, settled & !in_k, tail, &mut none, count);
+                assert_eq!(count, 0, "an exhausted pair has a partner: {:?}", none[0]);
+            }
             let count = search_view(&view_k, open & in_k, tail, &mut found, 0);
             search_view(&view_low, open & !in_k, tail, &mut found, count)
         };
@@ -309,6 +332,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
                 outbox.hold(true, z >> at.log, word, (y - x) & 63);
             }
         }
+        exhausted.after_diagonal(&found[..count], d, |x, from| k2t_first_clear(held.pile_x, x, from));
         settle_marks();
     }
     if keep {

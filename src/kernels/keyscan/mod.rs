@@ -18,21 +18,23 @@
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step (`wide::u64x4`, `u64x8`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
-//! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`) |
+//! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`); pairs of an exhausted pile left out (`exhausted.rs`) |
 //! | `diagonal-tiles` | `diagonal_tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
 //!
 //! The tables (`tables.rs`) hold the three kinds of keys as bit rows, `K2` in both
 //! orientations; the search (`search.rs`) is the same in every bitset variant but
 //! `diagonal`, which has its own line-aligned tables and window search (`window.rs`). Why
 //! the pairs may be visited in other orders than the lexicographic one, and which tiles
-//! may run at the same time, is argued in `wavefront.rs`. `check.rs` compares any variant
-//! with the reference.
+//! may run at the same time, is argued in `wavefront.rs`. `exhausted.rs` proves, for the
+//! two `diagonal` scans, that some pairs have no partner without searching. `check.rs`
+//! compares any variant with the reference.
 
 pub mod bitset;
 pub mod bitset_wide;
 pub mod check;
 pub mod diagonal;
 pub mod diagonal_tiles;
+pub mod exhausted;
 pub mod naive;
 pub mod search;
 pub mod tables;

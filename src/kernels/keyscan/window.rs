@@ -48,6 +48,7 @@
 //!
 //! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
 
+use super::exhausted::first_clear;
 use super::tables::Table;
 
 /// Marks `z` as "no partner": any value above the limit.
@@ -183,6 +184,12 @@ impl LineTables {
     /// Whether bit `b` of row `r` of `table` is set.
     pub fn get(&self, table: Table, r: u32, b: u32) -> bool {
         self.words[self.row(table, r) + (b as usize >> 6)] >> (b & 63) & 1 == 1
+    }
+
+    /// The least `b >= from` whose bit in the `k2t` row of pile `a` is clear, or `L + 1`
+    /// (see `exhausted.rs`).
+    pub fn k2t_first_clear(&self, a: u32, from: u32) -> u32 {
+        first_clear(&self.words[self.row(Table::K2t, a)..][..self.row_words], from, self.limit)
     }
 
     /// Whether the pair `(x, y)` is closed (`K1(x, y)` marked), from the open flags.
