@@ -64,6 +64,26 @@ mod tests {
         }
     }
 
+    /// Past one search window (`L >= 448`), where a search may continue beyond its
+    /// first seven words and the exhausted piles' bound lets it skip some: the two
+    /// anti-diagonal scans against the lexicographic bitset scan (a search of its own,
+    /// checked against the reference above), triple by triple. The reference itself
+    /// would take seconds here.
+    #[test]
+    fn the_diagonal_scans_agree_with_the_bitset_scan_beyond_one_window() {
+        for limit in [447, 448, 511, 700, 1000, 1536, 2047] {
+            let (expected, expected_scan) = losing_triples(KeyscanVariant::BitsetX8, limit, &Scheduler::sequential());
+            for threads in [1, 2] {
+                let sched = Scheduler::new(Some(threads)).unwrap();
+                for variant in [KeyscanVariant::Diagonal, KeyscanVariant::DiagonalTiles] {
+                    let (got, scan) = losing_triples(variant, limit, &sched);
+                    assert_eq!(scan, expected_scan, "{variant} L={limit} threads {threads}");
+                    assert!(got == expected, "{variant} L={limit} threads {threads}: the triples differ");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_parallel_variant_matches_with_more_threads_than_cores() {
         for threads in [3, 8] {

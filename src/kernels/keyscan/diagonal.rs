@@ -116,8 +116,10 @@ fn scan_strip<const KEEP: bool>(
         let mut count = 0;
         let groups = tables.diagonal_groups(x_lo, t);
         if cfg!(debug_assertions) {
+            // Searched without the lower bound the exhausted piles give.
             assert_settled_pairs_fail(settled, x_lo, t, limit, &groups);
         }
+        let groups = groups.with_exhausted(exhausted);
         search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner_tail(&groups, x, y));
         search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner(&groups, x, y));
         for &(x, z) in &found[..count] {

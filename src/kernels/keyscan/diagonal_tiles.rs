@@ -302,6 +302,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
                 let count = search_view(&view_low, settled & !in_k, tail, &mut none, count);
                 assert_eq!(count, 0, "an exhausted pair has a partner: {:?}", none[0]);
             }
+            let (view_k, view_low) = (view_k.with_exhausted(&exhausted), view_low.with_exhausted(&exhausted));
             let count = search_view(&view_k, open & in_k, tail, &mut found, 0);
             search_view(&view_low, open & !in_k, tail, &mut found, count)
         };

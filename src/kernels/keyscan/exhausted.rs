@@ -16,9 +16,16 @@
 //! settles more than a few per cent at 1000. The scan of `diagonal.rs` settles exactly
 //! these counts, and in debug builds checks that every pair it settles fails its search.
 //!
+//! The same `f_x` bounds every partner from below, `z >= y + f_x`: a search that finds
+//! nothing in its first window continues from there instead of from the next word
+//! (`window::partner_from`).
+//!
 //! Keeping `f_x` up to date costs about as much at `L = 1000` as the searches it saves
 //! (warm, one thread: 1–2% faster); the gain grows with `L`, where the failing searches
-//! read more windows (12% at 3000, 15% at 10^4).
+//! read more windows: 12% at 3000 and 15% at `10^4` for the settled pairs alone, and at
+//! `10^4` another 14% for the bound (fresh processes, one thread; results/notes.md,
+//! stop 29). A second bound of the same kind, from the `K3` row of `y - x`, made no
+//! difference at 3000 and `10^4`, and was left out.
 //!
 //! # Why `f_x` is followed through one mark only
 //!
@@ -96,6 +103,13 @@ impl ExhaustedPiles {
             self.catch_up(t);
         }
         self.exhausted
+    }
+
+    /// A lower bound for the partner of the pair `(x, y)`, `x` one of the piles: `y +
+    /// f_x`, since every `z` below it shares `K2(z - y, x)` with a losing triple.
+    #[inline(always)]
+    pub fn least_partner(&self, x: u32, y: u32) -> u32 {
+        y + self.floor[((x - self.x0) & 63) as usize]
     }
 
     /// Adds the piles exhausted from `t` on and finds the next such anti-diagonal: at

@@ -48,6 +48,7 @@
 //!
 //! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
 
+use super::exhausted::ExhaustedPiles;
 use super::exhausted::first_clear;
 use super::tables::Table;
 
@@ -315,6 +316,10 @@ pub trait PairSource {
     fn limit(&self) -> u32;
     /// The groups of the pair `(x, y)`.
     fn groups(&self, x: u32, y: u32) -> PairGroups<'_>;
+    /// A lower bound for the partner of `(x, y)`, at least `y`.
+    fn least_partner(&self, _x: u32, y: u32) -> u32 {
+        y
+    }
 }
 
 impl PairSource for LineTables {
@@ -362,6 +367,10 @@ pub struct DiagonalGroups<'a> {
     x_at: usize,
     y_at: usize,
     d_at: usize,
+    /// The least free differences of the piles `x`, when the scan tracks them: a lower
+    /// bound for every partner, which lets a search that needs more than one window
+    /// start where one row alone stops blocking.
+    exhausted: Option<&'a ExhaustedPiles>,
 }
 
 impl<'a> DiagonalGroups<'a> {
@@ -371,7 +380,13 @@ impl<'a> DiagonalGroups<'a> {
     pub fn new(words: [&'a [u64]; 3], at: [usize; 3], row_words: usize, limit: u32, x0: u32, t: u32) -> Self {
         let [x_words, y_words, d_words] = words;
         let [x_at, y_at, d_at] = at;
-        Self { x_words, y_words, d_words, row_words, limit, x0, t, x_at, y_at, d_at }
+        Self { x_words, y_words, d_words, row_words, limit, x0, t, x_at, y_at, d_at, exhausted: None }
+    }
+
+    /// The same view, with the least free differences of its piles.
+    #[inline(always)]
+    pub fn with_exhausted(self, exhausted: &'a ExhaustedPiles) -> Self {
+        Self { exhausted: Some(exhausted), ..self }
     }
 
     /// The `x` of the view's first pair.
@@ -422,6 +437,10 @@ impl PairSource for DiagonalGroups<'_> {
             d: Group { words: self.d_words, at: self.d_at.wrapping_sub(2 * step) },
         }
     }
+
+    fn least_partner(&self, x: u32, y: u32) -> u32 {
+        self.exhausted.map_or(y, |e| e.least_partner(x, y))
+    }
 }
 
 /// The partner of the open pair `(x, y)` given the marks in `tables`: the least free `z`
@@ -451,6 +470,12 @@ pub fn partner_tail(tables: &impl PairSource, x: u32, y: u32) -> u32 {
 #[inline(never)]
 fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
     let (g, rw) = (tables.groups(x, y), tables.row_words());
+    // Skip the windows that one row alone blocks (`exhausted.rs`).
+    let least = tables.least_partner(x, y);
+    if least > tables.limit() {
+        return NO_PARTNER;
+    }
+    w = w.max(least as usize >> 6);
     while w <= tables.limit() as usize >> 6 {
         if let Some(z) = next_window(g, rw, x, y, w) {
             return z;
