@@ -438,10 +438,11 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
         "16 characters × m²/4 convolution terms × 3 word products, at the pairwise-dot (VNNI) rate; the x recurrence not counted".into(),
     );
 
-    // stones: the data the scan of `window.rs` must move at least once. Every open pair
-    // (one whose K1 key is still free when it comes up) reads six windows of its rows,
-    // eight words each, four in the tail window; every losing triple writes nine words.
-    // The pairs and triples are counted from the library's own scan.
+    // stones: the data the scan of `window.rs` must move at least once. Every searched
+    // pair (open: its K1 key still free when it comes up; and not settled as exhausted)
+    // reads six windows of its rows, eight words each, four in the tail window; every
+    // losing triple writes nine words. The pairs and triples are counted by the
+    // library's own scan.
     let stones = StonesWork::count(gamecount::games::stones::StonesParams::instance().limit);
     for kernel in ["diagonal", "diagonal-tiles", "wavefront"] {
         for threads in [1, 2] {
@@ -452,8 +453,8 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
                 threads,
                 limit(limits, "L1 reads", threads).map(|rate| stones.words() / rate),
                 format!(
-                    "6 row windows per open pair (8 words, 4 in the tail: {} and {} pairs) and 9 words per losing triple ({}), at the L1 read rate",
-                    stones.wide, stones.tail, stones.losing
+                    "6 row windows per searched pair (8 words, 4 in the tail: {} and {} pairs; {} more settled without a search) and 9 words per losing triple ({}), at the L1 read rate",
+                    stones.wide, stones.tail, stones.settled, stones.losing
                 ),
             );
         }
@@ -461,46 +462,21 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
     out
 }
 
-/// What the stones scan at `L` must touch: its open pairs (wide and tail windows) and its
-/// losing triples.
+/// What the stones scan at `L` must touch: the pairs it searches (wide and tail windows)
+/// and its losing triples; the pairs it settles without a search are counted, not
+/// charged.
 struct StonesWork {
     wide: u64,
     tail: u64,
+    settled: u64,
     losing: u64,
 }
 
 impl StonesWork {
-    /// Counts them from the losing triples: a pair `(x, y)` is closed when it is the
-    /// `(x, z)` or `(y, z)` of a losing triple (its K1 key was taken by a triple found
-    /// before it), and open otherwise, the pairs with a partner included.
+    /// Counted by the library's own scan (`diagonal`), which reports what it searched.
     fn count(limit: u32) -> Self {
-        use gamecount::kernels::keyscan::{KeyscanVariant, window::tail_start};
-        let side = limit as usize + 1;
-        let mut closed = vec![false; side * side];
-        let mut losing = 0;
-        KeyscanVariant::Diagonal.run(limit, &gamecount::sched::Scheduler::sequential(), &mut |x, y, z| {
-            losing += 1;
-            // `(x, y)` is the triple's own pair; `(y, z)` and `(x, z)` are closed by it
-            // unless they are that pair (z = y, or x = y = z).
-            for (a, b) in [(y, z), (x, z)] {
-                if (a, b) != (x, y) {
-                    closed[a as usize * side + b as usize] = true;
-                }
-            }
-        });
-        let (mut wide, mut tail) = (0, 0);
-        for x in 0..side {
-            for y in x..side {
-                if !closed[x * side + y] {
-                    if y as u32 >= tail_start(limit) {
-                        tail += 1;
-                    } else {
-                        wide += 1;
-                    }
-                }
-            }
-        }
-        Self { wide, tail, losing }
+        let (scan, searches) = gamecount::kernels::keyscan::diagonal::count_searches(limit);
+        Self { wide: searches.wide, tail: searches.tail, settled: searches.settled, losing: scan.losing }
     }
 
     /// Words read and written.
