@@ -25,8 +25,9 @@
 //!
 //! As in `diagonal.rs`, a pair whose pile `x` is exhausted (`exhausted.rs`) is left out
 //! of pass 1. The tile reads `f_x` of its 64 piles from their `k2t` rows in pile block
-//! `i` when it starts: the rows hold every mark delivered so far, and only gain bits
-//! while the tile runs, so what it reads stays true.
+//! `i` when it starts, and one of them again before each anti-diagonal: the rows hold
+//! every mark delivered so far, and only gain bits while the tile runs, so what it reads
+//! stays true.
 //!
 //! # Tile size
 //!
@@ -288,6 +289,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             let view_low = DiagonalGroups::new([pile_x, pile_y, diff_low], [x_at, y_at, low_at], rw, limit, x_first, d);
             let span = (x_last - x_first) as u64;
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
+            exhausted.refresh(d, |x, from| k2t_first_clear(pile_x, x, from));
             let settled = open & exhausted.on_diagonal(d) >> (x_first - x_lo);
             let open = open & !settled;
             // The pairs whose difference d - 2x is in block k: the low x, up to
@@ -333,7 +335,6 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
                 outbox.hold(true, z >> at.log, word, (y - x) & 63);
             }
         }
-        exhausted.after_diagonal(&found[..count], d, |x, from| k2t_first_clear(held.pile_x, x, from));
         settle_marks();
     }
     if keep {

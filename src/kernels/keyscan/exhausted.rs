@@ -11,8 +11,8 @@
 //! `t = L + x + 1 - f_x` on (`t - x + f_x > L`).
 //!
 //! How much it settles (a model of the strip scan, counted; results/notes.md, stop 29):
-//! at `L = 1000`, 74 169 of the 139 071 open pairs without a partner, at `L = 3000`
-//! 707 165 of 1 244 274, most of which would read several windows. No other single row
+//! at `L = 1000`, 76 377 of the 139 071 open pairs without a partner, at `L = 3000`
+//! 715 137 of 1 244 274, most of which would read several windows. No other single row
 //! settles more than a few per cent at 1000. The scan of `diagonal.rs` settles exactly
 //! these counts, and in debug builds checks that every pair it settles fails its search.
 //!
@@ -20,22 +20,18 @@
 //! nothing in its first window continues from there instead of from the next word
 //! (`window::partner_from`).
 //!
-//! Keeping `f_x` up to date costs about as much at `L = 1000` as the searches it saves
-//! (warm, one thread: 1–2% faster); the gain grows with `L`, where the failing searches
-//! read more windows: 12% at 3000 and 15% at `10^4` for the settled pairs alone, and at
-//! `10^4` another 14% for the bound (fresh processes, one thread; results/notes.md,
-//! stop 29). A second bound of the same kind, from the `K3` row of `y - x`, made no
-//! difference at 3000 and `10^4`, and was left out.
+//! # Reading `f_x` once every 64 anti-diagonals
 //!
-//! # Why `f_x` is followed through one mark only
-//!
-//! A losing triple `(x, y, z)` sets three `k2t` bits: `z - y` in row `x`, `z - x` in row
-//! `y`, `y - x` in row `z`. Only the first is checked against `f_x` (one comparison per
-//! triple); the other two can take `f_x` of a pile of the strip unseen, and `f_x` then
-//! lags until that row's next own mark reaches it. Counted at `L = 1000`, following all
-//! three (three comparisons per triple) would settle 81 096 pairs instead of 74 169. A
-//! lagging `f_x` is never larger than the true one, so it settles fewer pairs, never a
-//! wrong one.
+//! `f_x` is read for all the piles when a strip (or tile) starts, then, before each
+//! anti-diagonal `t`, again for the one pile `x0 + t mod 64`, from its last value on.
+//! A value read earlier is never larger than the current one, so it settles fewer pairs,
+//! never a wrong one, and a pile is seen exhausted at most 64 anti-diagonals late. That
+//! costs one read per anti-diagonal. Following the marks instead (checking, after each
+//! losing triple, whether its mark in row `x` took `f_x`) cost a comparison per triple
+//! and a read per change, about as much as the searches it saved at `L = 1000`, and
+//! settled fewer pairs (74 169: it misses the marks of rows `y` and `z`); the reads in
+//! turn made the scan 10% faster there on one thread (2.53 -> 2.28 ms warm), 7% at
+//! 3000. Reading more piles per anti-diagonal settles little more (two: 78 793).
 
 /// The least `b >= from` whose bit is clear in `row` (bit `b` in word `b / 64`), or
 /// `limit + 1` when the bits `from..=limit` are all set.
@@ -127,26 +123,15 @@ impl ExhaustedPiles {
         }
     }
 
-    /// After the marks of anti-diagonal `t`, given its losing triples as `(x, z)`: when
-    /// the mark `K2(z - y, x)` took bit `f_x`, `f_x` moves on past the bits now set.
-    /// After the marks' loop, not inside it: there the extra live values cost more.
+    /// Before anti-diagonal `t`: reads `f_x` again for one pile, `x0 + t mod 64`, from
+    /// its last value on, so that each pile is read once every 64 anti-diagonals.
     #[inline(always)]
-    pub fn after_diagonal(&mut self, found: &[(u32, u32)], t: u32, first_clear: impl Fn(u32, u32) -> u32) {
-        for &(x, z) in found {
-            let i = ((x - self.x0) & 63) as usize;
-            if self.floor[i] == z - (t - x) {
-                self.advance(i, t + 1, &first_clear);
-            }
+    pub fn refresh(&mut self, t: u32, first_clear: impl Fn(u32, u32) -> u32) {
+        let i = (t & 63) as usize;
+        if self.floor[i] <= self.limit {
+            self.floor[i] = first_clear(self.x0 + i as u32, self.floor[i]);
+            self.schedule(i, t);
         }
-    }
-
-    /// Reads `f_x` of pile `x0 + i` again, from its last value on (one triple in twelve
-    /// at `L = 1000`).
-    #[cold]
-    #[inline(never)]
-    fn advance(&mut self, i: usize, t_next: u32, first_clear: &impl Fn(u32, u32) -> u32) {
-        self.floor[i] = first_clear(self.x0 + i as u32, self.floor[i]);
-        self.schedule(i, t_next);
     }
 
     /// Records from when pile `x0 + i` is exhausted, given `floor[i]`, as seen before
@@ -204,33 +189,34 @@ mod tests {
         }
     }
 
-    /// A mark that takes `f_x` moves it on, and the pile's exhaustion comes earlier; a
-    /// mark elsewhere in the row changes nothing until `f_x` is reached.
+    /// A refresh reads `f_x` of the pile whose turn it is (`t mod 64`) and moves its
+    /// exhaustion earlier when marks took it; a mark above `f_x` changes nothing.
     #[test]
-    fn a_mark_on_the_floor_moves_it_on() {
+    fn a_refresh_moves_the_floor_on() {
         let limit = 200;
         let mut row = [u64::MAX >> 54, 0, 0, 0]; // bits 0..=9: f = 10
         let mut piles = ExhaustedPiles::new(limit);
         piles.start(7, 7, 14, |_, from| first_clear(&row, from, limit));
-        // From t = L + x + 1 - f = 198.
-        assert_eq!(piles.on_diagonal(150), 0);
-        // The triple (7, 150, 161) marks bit 11: not f, nothing moves.
-        row[0] |= 1 << 11;
-        piles.after_diagonal(&[(7, 161)], 157, |_, from| first_clear(&row, from, limit));
+        // Exhausted from t = L + x + 1 - f = 198.
         assert_eq!(piles.from[0], 198);
-        // (7, 151, 161) marks bit 10 = f: f moves to 12, exhaustion to 196.
+        row[0] |= 1 << 11;
+        piles.refresh(128, |_, from| first_clear(&row, from, limit));
+        assert_eq!((piles.floor[0], piles.from[0]), (10, 198), "bit 11 is above f");
         row[0] |= 1 << 10;
-        piles.after_diagonal(&[(7, 161)], 158, |_, from| first_clear(&row, from, limit));
+        piles.refresh(129, |_, from| first_clear(&row, from, limit));
+        assert_eq!(piles.floor[0], 10, "t = 129 is the turn of slot 1, which has no pile");
+        piles.refresh(192, |_, from| first_clear(&row, from, limit));
         assert_eq!((piles.floor[0], piles.from[0]), (12, 196));
         assert_eq!(piles.on_diagonal(195), 0);
         assert_eq!(piles.on_diagonal(196), 1);
-        // Every bit up to L - y taken at once: exhausted from the next anti-diagonal.
+        // Every bit up to L - y taken at once: exhausted from the refresh's anti-diagonal.
         let mut piles = ExhaustedPiles::new(limit);
         row = [u64::MAX >> 54, 0, 0, 0];
         piles.start(7, 7, 14, |_, from| first_clear(&row, from, limit));
-        assert_eq!(piles.on_diagonal(100), 0);
         row = [u64::MAX, u64::MAX, 0, 0];
-        piles.after_diagonal(&[(7, 103)], 100, |_, from| first_clear(&row, from, limit));
-        assert_eq!(piles.on_diagonal(101), 1, "f = 128 > L - 94");
+        piles.refresh(64, |_, from| first_clear(&row, from, limit));
+        assert_eq!((piles.floor[0], piles.from[0]), (128, 80));
+        assert_eq!(piles.on_diagonal(79), 0);
+        assert_eq!(piles.on_diagonal(80), 1, "f = 128 > L - 73");
     }
 }
