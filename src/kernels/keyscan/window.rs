@@ -447,9 +447,12 @@ impl PairSource for DiagonalGroups<'_> {
 /// in `y..=L`, or a value above `L` (possibly [`NO_PARTNER`]) when there is none.
 #[inline(always)]
 pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+    let next = (y as usize >> 6) + WINDOW_WORDS;
     match first_window(tables.groups(x, y), tables.row_words(), x, y) {
         Some(z) => z,
-        None => partner_from(tables, x, y, (y as usize >> 6) + WINDOW_WORDS),
+        // The window reached past L: no partner, and no call.
+        None if next > tables.limit() as usize >> 6 => NO_PARTNER,
+        None => partner_from(tables, x, y, next),
     }
 }
 
