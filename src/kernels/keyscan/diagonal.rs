@@ -110,7 +110,7 @@ fn assert_settled_pairs_fail(settled: u64, x_lo: u32, t: u32, limit: u32, groups
 /// losing triples to `kept` in the order found when `KEEP`, and counts its searches in
 /// `searches` when `COUNT`.
 ///
-/// A function of its own, compiled once per `KEEP`, so that only the tables, the strip
+/// A function of its own, compiled once per `KEEP` (and `COUNT`), so that only the tables, the strip
 /// and the counts are live in the hot loop: with the sink, the progress bar and the
 /// strip loop around it, the loop ran out of registers and reloaded spilled addresses
 /// beside its six window loads (warm, L = 1000, one process alternating the two: 2.98

@@ -12,9 +12,16 @@
 //!
 //! How much it settles (a model of the strip scan, counted; results/notes.md, stop 29):
 //! at `L = 1000`, 76 377 of the 139 071 open pairs without a partner, at `L = 3000`
-//! 715 137 of 1 244 274, most of which would read several windows. No other single row
-//! settles more than a few per cent at 1000. The scan of `diagonal.rs` settles exactly
-//! these counts, and in debug builds checks that every pair it settles fails its search.
+//! 715 137 of 1 244 274, most of which would read several windows. Of the other five
+//! rows only `k3[y - x]` often blocks a whole range alone (25 321 pairs at 1000, most of
+//! them in the tail, where a search is cheap), but its threshold belongs to the pair's
+//! difference, not to a pile of the strip; the other four, fewer than 400 each. The
+//! scan of `diagonal.rs` settles exactly these counts, and in debug builds checks that
+//! every pair it settles fails its search.
+//!
+//! What it buys (results/notes.md, stop 29): at `L = 1000` on one thread about 10% of
+//! the scan (2.53 -> 2.28 ms warm); at `10^4` and beyond, where a failing search reads
+//! every window up to `L`, about a third (`3·10^4` on two threads: 10.2 -> 6.8 s).
 //!
 //! The same `f_x` bounds every partner from below, `z >= y + f_x`: a search that finds
 //! nothing in its first window continues from there instead of from the next word

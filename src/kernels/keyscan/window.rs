@@ -48,8 +48,7 @@
 //!
 //! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
 
-use super::exhausted::ExhaustedPiles;
-use super::exhausted::first_clear;
+use super::exhausted::{ExhaustedPiles, first_clear};
 use super::tables::Table;
 
 /// Marks `z` as "no partner": any value above the limit.
