@@ -472,12 +472,9 @@ pub fn partner_tail(tables: &impl PairSource, x: u32, y: u32) -> u32 {
 #[inline(never)]
 fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
     let (g, rw) = (tables.groups(x, y), tables.row_words());
-    // Skip the windows that one row alone blocks (`exhausted.rs`).
-    let least = tables.least_partner(x, y);
-    if least > tables.limit() {
-        return NO_PARTNER;
-    }
-    w = w.max(least as usize >> 6);
+    // Skip the windows that one row alone blocks (`exhausted.rs`); a bound past `L`
+    // leaves the loop below at once.
+    w = w.max(tables.least_partner(x, y) as usize >> 6);
     while w <= tables.limit() as usize >> 6 {
         if let Some(z) = next_window(g, rw, x, y, w) {
             return z;
