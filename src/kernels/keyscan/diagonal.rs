@@ -154,14 +154,19 @@ fn scan_strip<const KEEP: bool, const COUNT: bool>(
         let groups = groups.with_exhausted(exhausted);
         search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner_tail(&groups, x, y));
         search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner(&groups, x, y));
+        // The sum of the anti-diagonal's triples is `count t` plus their `z`s: one add per
+        // triple in the loop, which is short of registers.
+        let mut z_sum = 0u64;
         for &(x, z) in &found[..count] {
             let y = t - x;
-            scan.record(x, y, z);
+            z_sum += z as u64;
             tables.mark(x, y, z);
             if KEEP {
                 kept.push([x, y, z]);
             }
         }
+        scan.losing += count as u64;
+        scan.sum += count as u64 * t as u64 + z_sum;
         settle_marks();
     }
     scan

@@ -77,6 +77,10 @@ pub struct LineTables {
     /// <= t <= 64 s + 63 + L`), bit `x mod 64` set when `K1(x, t - x)` is marked (the pair
     /// lies in a losing triple already).
     open: Vec<u64>,
+    /// For each strip `s`, the index of its open-flag word of anti-diagonal `t`, minus
+    /// `t`: one load and an add per flag a losing triple sets, where the triangular
+    /// count of the earlier strips' words took a dozen instructions.
+    strip_base: Vec<usize>,
 }
 
 /// One group of a pair: the buffer holding it and the index of its first word (the
@@ -135,7 +139,10 @@ impl LineTables {
         let diff_base = pile_base + table_words + LINE_WORDS;
         debug_assert!(diff_base + table_words + LINE_WORDS <= words.len());
         let open = vec![0u64; Self::open_words_for(limit)];
-        Self { limit, row_words, words, pile_base, diff_base, open }
+        // Strip s starts at anti-diagonal 128 s, and has at least 128 s words before it
+        // (for L >= 64), so the subtraction stays non-negative.
+        let strip_base = (0..=limit as usize >> 6).map(|s| Self::strip_start(limit, s) - 128 * s).collect();
+        Self { limit, row_words, words, pile_base, diff_base, open, strip_base }
     }
 
     /// The largest pile size `L`.
@@ -170,8 +177,7 @@ impl LineTables {
     /// Index of the open-flag word of strip `x / 64` on anti-diagonal `t`.
     #[inline(always)]
     fn open_word(&self, x: u32, t: u32) -> usize {
-        let s = x as usize >> 6;
-        Self::strip_start(self.limit, s) + t as usize - 128 * s
+        self.strip_base[x as usize >> 6] + t as usize
     }
 
     /// The open flags of strip `s` on anti-diagonal `t` (bit `x mod 64` set: the pair `(x,
@@ -226,21 +232,65 @@ impl LineTables {
     /// `x`.
     #[inline(always)]
     pub fn mark(&mut self, x: u32, y: u32, z: u32) {
-        let rw = self.row_words;
-        let (gy, gx, gd, gz) = (self.pile_group(y), self.pile_group(x), self.diff_group(y - x), self.pile_group(z));
-        let words = &mut self.words;
-        Self::set(words, gy, z); // K1(y, z)
-        Self::set(words, gx, z); // K1(x, z)
-        Self::set(words, gd, z); // K2(y-x, z)
-        Self::set(words, gz + rw, y - x); // K2(y-x, z), transposed
-        Self::set(words, gx + rw, z - y); // K2(z-y, x), transposed
-        Self::set(words, gy + rw, z - x); // K2(z-x, y), transposed
-        Self::set(words, gd + rw, z - x); // K3(y-x, z-x)
-        for (a, b) in [(y, z), (x, z)] {
-            let at = self.open_word(a, a + b);
-            Self::set(&mut self.open, at, a & 63);
+        // One check of the triple instead of one per word (nine key words, two flags):
+        // with it, every index below lies in its buffer (see `mark_indexes`).
+        if !(x <= y && y <= z && z <= self.limit) {
+            not_a_triple(x, y, z, self.limit);
+        }
+        let (key_words, flag_words) = self.mark_indexes(x, y, z);
+        let (words, open) = (self.words.as_mut_ptr(), self.open.as_mut_ptr());
+        for (at, b) in key_words {
+            debug_assert!(at < self.words.len());
+            // SAFETY: `at < words.len()`: a group index of a pile or difference `<= L`
+            // plus a row's offset plus `b / 64 < row_words`, as `mark_indexes` says.
+            unsafe { *words.add(at) |= 1 << (b & 63) };
+        }
+        for (at, b) in flag_words {
+            debug_assert!(at < self.open.len());
+            // SAFETY: `at < open.len()`: the pair `(a, c)`, `a <= c <= L`, lies on an
+            // anti-diagonal of its strip (`mark_indexes`).
+            unsafe { *open.add(at) |= 1 << (b & 63) };
         }
     }
+
+    /// The words a losing triple `x <= y <= z <= L` marks, as (word index, bit): seven in
+    /// `words`, two in `open`.
+    ///
+    /// Why the indexes are in bounds: `x`, `y`, `z` and `y - x`, `z - y`, `z - x` are at
+    /// most `L`, so each group index is that of one of the `L + 1` groups of its table,
+    /// and each bit `b <= L` lies in word `b / 64 < row_words` of its row. A flag of the
+    /// pair `(a, c)`, `a <= c <= L`, lies in the strip `s = a / 64` on anti-diagonal `t =
+    /// a + c`, with `128 s <= t <= 64 s + 63 + L`: one of the strip's words.
+    #[inline(always)]
+    fn mark_indexes(&self, x: u32, y: u32, z: u32) -> ([(usize, u32); 7], [(usize, u32); 2]) {
+        let rw = self.row_words;
+        let (gy, gx, gd, gz) = (self.pile_group(y), self.pile_group(x), self.diff_group(y - x), self.pile_group(z));
+        let at = |row: usize, b: u32| (row + (b as usize >> 6), b);
+        let keys = [
+            at(gy, z),           // K1(y, z)
+            at(gx, z),           // K1(x, z)
+            at(gd, z),           // K2(y-x, z)
+            at(gz + rw, y - x),  // K2(y-x, z), transposed
+            at(gx + rw, z - y),  // K2(z-y, x), transposed
+            at(gy + rw, z - x),  // K2(z-x, y), transposed
+            at(gd + rw, z - x),  // K3(y-x, z-x)
+        ];
+        let flag = |a: u32| {
+            let s = a as usize >> 6;
+            debug_assert!(s < self.strip_base.len());
+            // SAFETY: `a <= L`, and `strip_base` has an entry for each strip `s <= L / 64`.
+            (*unsafe { self.strip_base.get_unchecked(s) } + (a + z) as usize, a)
+        };
+        let flags = [flag(y), flag(x)];
+        (keys, flags)
+    }
+}
+
+/// The panic of [`LineTables::mark`], out of line so that the check keeps no values alive.
+#[cold]
+#[inline(never)]
+fn not_a_triple(x: u32, y: u32, z: u32, limit: u32) -> ! {
+    panic!("({x}, {y}, {z}) is not a sorted triple up to {limit}")
 }
 
 /// Waits until the marks just made have left the store buffer, before the next
@@ -967,6 +1017,21 @@ mod tests {
             assert!(t.diff_group(0) >= t.pile_group(limit) + 2 * t.row_words + LINE_WORDS);
             assert!(t.words.len() >= t.diff_group(limit) + 2 * t.row_words + LINE_WORDS);
         }
+    }
+
+    /// `mark` writes without a bounds check per word: a triple that is not sorted, or
+    /// reaches past `L`, must stop it before any write.
+    #[test]
+    fn a_mark_outside_the_tables_panics() {
+        for (x, y, z) in [(3, 2, 5), (1, 4, 3), (0, 5, 11), (10, 10, 11), (0, 0, u32::MAX)] {
+            let mut t = LineTables::new(10);
+            let marked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.mark(x, y, z)));
+            assert!(marked.is_err(), "({x}, {y}, {z})");
+            assert!(t.words.iter().chain(&t.open).all(|&w| w == 0), "({x}, {y}, {z}) wrote");
+        }
+        let mut t = LineTables::new(10);
+        t.mark(0, 10, 10);
+        assert!(t.closed(0, 10) && t.closed(10, 10));
     }
 
     #[test]
