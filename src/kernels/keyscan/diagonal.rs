@@ -100,7 +100,7 @@ pub fn count_searches(limit: u32) -> (StoneScan, Searches) {
 /// Debug builds (and the tests): every pair left out as exhausted would have found no
 /// partner.
 fn assert_settled_pairs_fail(settled: u64, x_lo: u32, t: u32, limit: u32, groups: &DiagonalGroups<'_>) {
-    let mut found = [(0, 0); 65];
+    let mut found = [(0, 0); 64];
     let mut count = 0;
     search_pairs(settled, x_lo, t, limit, &mut found, &mut count, |x, y| partner(groups, x, y));
     assert_eq!(count, 0, "an exhausted pair has a partner: {:?}", found[0]);
@@ -125,9 +125,9 @@ fn scan_strip<const KEEP: bool, const COUNT: bool>(
 ) -> StoneScan {
     let limit = tables.limit();
     let mut scan = StoneScan::default();
-    // Pairs with a partner among 64 of one anti-diagonal, plus the slot pass 1 writes
-    // before it knows whether to keep it.
-    let mut found = [(0u32, 0u32); 65];
+    // Pairs with a partner among (at most) 64 of one anti-diagonal; pass 1 writes each
+    // pair's slot before it knows whether to keep it (see `search_pairs`).
+    let mut found = [(0u32, 0u32); 64];
     let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
     let y_tail = tail_start(limit);
     exhausted.start(x_lo, x_hi, 2 * x_lo, |x, from| tables.k2t_first_clear(x, from));

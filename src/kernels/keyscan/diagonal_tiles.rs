@@ -197,7 +197,7 @@ impl Held<'_> {
 /// alternated five times: 3.17–3.30 ms against 3.29–3.37 ms inlined on one thread, and
 /// 1.83–1.88 ms against 1.88–1.95 ms on two.
 #[inline(never)]
-fn search_view(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 65], count: usize) -> usize {
+fn search_view(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 64], count: usize) -> usize {
     let (x0, t, limit, mut count) = (view.x0(), view.t(), view.limit(), count);
     search_pairs(open & tail, x0, t, limit, found, &mut count, |x, y| partner_tail(view, x, y));
     search_pairs(open & !tail, x0, t, limit, found, &mut count, |x, y| partner(view, x, y));
@@ -253,8 +253,8 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
     let flags = |base: usize, a0: u32| base + BlockLayout::groups(limit, at.log, a0 >> at.log) * g + LINE_WORDS;
     let (flags_x, flags_y) = (flags(base_x, x_lo), flags(base_y, y_lo));
     let mut out = TileOut::default();
-    // Pairs with a partner on one anti-diagonal of the tile, plus a slot for pass 1.
-    let mut found = [(0u32, 0u32); 65];
+    // Pairs with a partner on one anti-diagonal of the tile (see `search_pairs`).
+    let mut found = [(0u32, 0u32); 64];
     let y_tail = tail_start(limit);
     // The tile's piles x whose remaining pairs have no partner (`exhausted.rs`), read
     // from their k2t rows in pile block i, which the tile holds.
@@ -299,7 +299,7 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             let tail = tail_bits(x_first, d, y_tail);
             if cfg!(debug_assertions) {
                 // Every pair left out as exhausted would have found no partner.
-                let mut none = [(0, 0); 65];
+                let mut none = [(0, 0); 64];
                 let count = search_view(&view_k, settled & in_k, tail, &mut none, 0);
                 let count = search_view(&view_low, settled & !in_k, tail, &mut none, count);
                 assert_eq!(count, 0, "an exhausted pair has a partner: {:?}", none[0]);
