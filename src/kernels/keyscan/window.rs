@@ -66,20 +66,24 @@ pub struct LineTables {
     limit: u32,
     /// Words per row: a multiple of [`LINE_WORDS`] holding bits `0..=L`.
     row_words: usize,
-    /// Both tables in one buffer: a zero line, pile groups `0..=L` (`k1` row, `k2t`
-    /// row), a zero line, difference groups `0..=L` (`k2` row, `k3` row), a zero line.
+    /// Both tables and the open flags in one buffer: a zero line, pile groups `0..=L`
+    /// (`k1` row, `k2t` row), a zero line, difference groups `0..=L` (`k2` row, `k3`
+    /// row), a zero line, the open flags.
+    ///
+    /// One allocation, so that a fresh process pays for one fresh huge page, not two: with
+    /// the flags (75 KiB at `L = 1000`) in a buffer of their own, the allocator put them on
+    /// a page of their own, and clearing it cost about 0.1 ms of a 2.3 ms `solve`.
     words: Vec<u64>,
     /// Word index of pile group 0 and of difference group 0, both line-aligned.
     pile_base: usize,
     diff_base: usize,
-    /// The open flags, by strips of 64 pile sizes `x`: for the strip `s` (`x` in
-    /// `64 s .. 64 s + 64`) one word per anti-diagonal `t = x + y` that meets it (`128 s
-    /// <= t <= 64 s + 63 + L`), bit `x mod 64` set when `K1(x, t - x)` is marked (the pair
-    /// lies in a losing triple already).
-    open: Vec<u64>,
-    /// For each strip `s`, the index of its open-flag word of anti-diagonal `t`, minus
-    /// `t`: one load and an add per flag a losing triple sets, where the triangular
-    /// count of the earlier strips' words took a dozen instructions.
+    /// Where the open flags are: for each strip `s`, the index in `words` of its flag word
+    /// of anti-diagonal `t`, minus `t`. The flags are, by strips of 64 pile sizes `x`: for
+    /// the strip `s` (`x` in `64 s .. 64 s + 64`) one word per anti-diagonal `t = x + y`
+    /// that meets it (`128 s <= t <= 64 s + 63 + L`), bit `x mod 64` set when `K1(x, t -
+    /// x)` is marked (the pair lies in a losing triple already). A table rather than the
+    /// triangular count of the earlier strips' words: one load and an add per flag a
+    /// losing triple sets, where the count took a dozen instructions.
     strip_base: Vec<usize>,
 }
 
@@ -105,10 +109,10 @@ impl LineTables {
         (limit as usize / 64 + 1).div_ceil(LINE_WORDS) * LINE_WORDS
     }
 
-    /// Words of the table buffer for `limit`: two tables of `L + 1` groups, three zero
-    /// lines, and a spare line for the alignment.
+    /// Words of the buffer for `limit`: two tables of `L + 1` groups, three zero lines, a
+    /// spare line for the alignment, and the open flags.
     const fn buffer_words(limit: u32) -> usize {
-        2 * (limit as usize + 1) * 2 * Self::row_words_for(limit) + 4 * LINE_WORDS
+        2 * (limit as usize + 1) * 2 * Self::row_words_for(limit) + 4 * LINE_WORDS + Self::open_words_for(limit)
     }
 
     /// Index of the first open-flag word of strip `s`: strip `s'` has `L + 64 - 64 s'`
@@ -124,7 +128,7 @@ impl LineTables {
 
     /// Bytes the tables take for `limit`.
     pub const fn bytes_for(limit: u32) -> u64 {
-        8 * (Self::buffer_words(limit) + Self::open_words_for(limit)) as u64
+        8 * Self::buffer_words(limit) as u64
     }
 
     /// Empty tables for `limit`.
@@ -137,12 +141,12 @@ impl LineTables {
         assert!(align < LINE_WORDS, "a u64 buffer can always be aligned to a line");
         let pile_base = align + LINE_WORDS;
         let diff_base = pile_base + table_words + LINE_WORDS;
-        debug_assert!(diff_base + table_words + LINE_WORDS <= words.len());
-        let open = vec![0u64; Self::open_words_for(limit)];
+        let open_base = diff_base + table_words + LINE_WORDS;
+        debug_assert!(open_base + Self::open_words_for(limit) <= words.len());
         // Strip s starts at anti-diagonal 128 s, and has at least 128 s words before it
         // (for L >= 64), so the subtraction stays non-negative.
-        let strip_base = (0..=limit as usize >> 6).map(|s| Self::strip_start(limit, s) - 128 * s).collect();
-        Self { limit, row_words, words, pile_base, diff_base, open, strip_base }
+        let strip_base = (0..=limit as usize >> 6).map(|s| open_base + Self::strip_start(limit, s) - 128 * s).collect();
+        Self { limit, row_words, words, pile_base, diff_base, strip_base }
     }
 
     /// The largest pile size `L`.
@@ -184,7 +188,7 @@ impl LineTables {
     /// t - x)` is closed), for `128 s <= t <= 64 s + 63 + L`.
     #[inline(always)]
     pub fn closed_flags(&self, s: u32, t: u32) -> u64 {
-        self.open[self.open_word(64 * s, t)]
+        self.words[self.open_word(64 * s, t)]
     }
 
     /// Whether bit `b` of row `r` of `table` is set.
@@ -237,24 +241,16 @@ impl LineTables {
         if !(x <= y && y <= z && z <= self.limit) {
             not_a_triple(x, y, z, self.limit);
         }
-        let (key_words, flag_words) = self.mark_indexes(x, y, z);
-        let (words, open) = (self.words.as_mut_ptr(), self.open.as_mut_ptr());
-        for (at, b) in key_words {
+        let words = self.words.as_mut_ptr();
+        for (at, b) in self.mark_indexes(x, y, z) {
             debug_assert!(at < self.words.len());
-            // SAFETY: `at < words.len()`: a group index of a pile or difference `<= L`
-            // plus a row's offset plus `b / 64 < row_words`, as `mark_indexes` says.
+            // SAFETY: `at < words.len()`, as `mark_indexes` argues.
             unsafe { *words.add(at) |= 1 << (b & 63) };
-        }
-        for (at, b) in flag_words {
-            debug_assert!(at < self.open.len());
-            // SAFETY: `at < open.len()`: the pair `(a, c)`, `a <= c <= L`, lies on an
-            // anti-diagonal of its strip (`mark_indexes`).
-            unsafe { *open.add(at) |= 1 << (b & 63) };
         }
     }
 
-    /// The words a losing triple `x <= y <= z <= L` marks, as (word index, bit): seven in
-    /// `words`, two in `open`.
+    /// The words of `words` that a losing triple `x <= y <= z <= L` marks, as (word index,
+    /// bit): seven keys, then the two open flags.
     ///
     /// Why the indexes are in bounds: `x`, `y`, `z` and `y - x`, `z - y`, `z - x` are at
     /// most `L`, so each group index is that of one of the `L + 1` groups of its table,
@@ -262,27 +258,27 @@ impl LineTables {
     /// pair `(a, c)`, `a <= c <= L`, lies in the strip `s = a / 64` on anti-diagonal `t =
     /// a + c`, with `128 s <= t <= 64 s + 63 + L`: one of the strip's words.
     #[inline(always)]
-    fn mark_indexes(&self, x: u32, y: u32, z: u32) -> ([(usize, u32); 7], [(usize, u32); 2]) {
+    fn mark_indexes(&self, x: u32, y: u32, z: u32) -> [(usize, u32); 9] {
         let rw = self.row_words;
         let (gy, gx, gd, gz) = (self.pile_group(y), self.pile_group(x), self.diff_group(y - x), self.pile_group(z));
         let at = |row: usize, b: u32| (row + (b as usize >> 6), b);
-        let keys = [
-            at(gy, z),           // K1(y, z)
-            at(gx, z),           // K1(x, z)
-            at(gd, z),           // K2(y-x, z)
-            at(gz + rw, y - x),  // K2(y-x, z), transposed
-            at(gx + rw, z - y),  // K2(z-y, x), transposed
-            at(gy + rw, z - x),  // K2(z-x, y), transposed
-            at(gd + rw, z - x),  // K3(y-x, z-x)
-        ];
         let flag = |a: u32| {
             let s = a as usize >> 6;
             debug_assert!(s < self.strip_base.len());
             // SAFETY: `a <= L`, and `strip_base` has an entry for each strip `s <= L / 64`.
             (*unsafe { self.strip_base.get_unchecked(s) } + (a + z) as usize, a)
         };
-        let flags = [flag(y), flag(x)];
-        (keys, flags)
+        [
+            at(gy, z),          // K1(y, z)
+            at(gx, z),          // K1(x, z)
+            at(gd, z),          // K2(y-x, z)
+            at(gz + rw, y - x), // K2(y-x, z), transposed
+            at(gx + rw, z - y), // K2(z-y, x), transposed
+            at(gy + rw, z - x), // K2(z-x, y), transposed
+            at(gd + rw, z - x), // K3(y-x, z-x)
+            flag(y),            // K1(y, z) as the open flag of the pair (y, z)
+            flag(x),            // K1(x, z) as the open flag of the pair (x, z)
+        ]
     }
 }
 
@@ -1039,7 +1035,7 @@ mod tests {
             let mut t = LineTables::new(10);
             let marked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.mark(x, y, z)));
             assert!(marked.is_err(), "({x}, {y}, {z})");
-            assert!(t.words.iter().chain(&t.open).all(|&w| w == 0), "({x}, {y}, {z}) wrote");
+            assert!(t.words.iter().all(|&w| w == 0), "({x}, {y}, {z}) wrote");
         }
         let mut t = LineTables::new(10);
         t.mark(0, 10, 10);
@@ -1056,9 +1052,14 @@ mod tests {
         assert!(t.get(Table::K2, 2, 3) && t.get(Table::K2t, 3, 2));
         assert!(t.get(Table::K2t, 1, 0) && !t.get(Table::K2, 0, 1));
         assert!(t.get(Table::K3, 2, 2));
-        // K2(y-x, z) and K2(z-x, y) are both K2(2, 3) here: one transposed bit.
-        let total: u32 = t.words.iter().map(|w| w.count_ones()).sum();
+        // K2(y-x, z) and K2(z-x, y) are both K2(2, 3) here: one transposed bit. The
+        // tables end where the open flags begin (strip 0's base: its first anti-diagonal
+        // is t = 0).
+        let open_base = t.strip_base[0];
+        let total: u32 = t.words[..open_base].iter().map(|w| w.count_ones()).sum();
         assert_eq!(total, 6);
         assert!(t.closed(3, 3) && t.closed(1, 3) && !t.closed(1, 1));
+        let flags: u32 = t.words[open_base..].iter().map(|w| w.count_ones()).sum();
+        assert_eq!(flags, 2, "the flags of (3, 3) and (1, 3)");
     }
 }
