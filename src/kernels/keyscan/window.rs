@@ -236,8 +236,8 @@ impl LineTables {
     /// `x`.
     #[inline(always)]
     pub fn mark(&mut self, x: u32, y: u32, z: u32) {
-        // One check of the triple instead of one per word (nine key words, two flags):
-        // with it, every index below lies in its buffer (see `mark_indexes`).
+        // One check of the triple instead of one per word (seven keys, two flags): with
+        // it, every index below lies in the buffer (see `mark_indexes`).
         if !(x <= y && y <= z && z <= self.limit) {
             not_a_triple(x, y, z, self.limit);
         }
