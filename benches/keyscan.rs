@@ -24,7 +24,7 @@ fn variants(c: &mut criterion::Criterion) {
         group.throughput(Throughput::Elements(triples(limit)));
         for &variant in KeyscanVariant::ALL {
             // Verify before timing: a fast wrong kernel must not produce a figure.
-            check_variant(variant, &[limit], &sched).expect("the variant agrees with the reference");
+            check_variant(variant, [limit], &sched).expect("the variant agrees with the reference");
             group.bench_function(BenchmarkId::new(variant.name(), limit), |b| b.iter(|| variant.count(limit, &sched)));
         }
     }
