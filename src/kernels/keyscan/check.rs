@@ -19,9 +19,10 @@ pub fn losing_triples(variant: KeyscanVariant, limit: u32, sched: &Scheduler) ->
 /// The reference's losing triples up to one limit, and from them those of every smaller
 /// limit.
 ///
-/// Whether a triple loses depends only on the triples below it (seed section 3: a move
-/// only removes stones), not on `L`: the triples of a limit `l` are those of a larger
-/// limit with `z <= l`, in the same (lexicographic) order. So one run of the O(L^3)
+/// Whether a triple loses depends only on the positions its moves reach, and none of
+/// them has a pile larger than its `z` (seed sections 1 and 2), not on `L`: the triples
+/// of a limit `l` are those of a larger limit with `z <= l`, in the same (lexicographic)
+/// order. So one run of the O(L^3)
 /// reference serves every limit up to its own; the test
 /// `the_reference_of_a_smaller_limit_is_a_prefix` checks the identity on the reference
 /// itself.
