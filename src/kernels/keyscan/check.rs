@@ -1,7 +1,7 @@
 //! The one cross-check for every scan variant: the same losing triples, in the same
 //! order, and the same count and sum, as the naive reference.
 
-use super::{KeyscanVariant, StoneScan, keyscan_naive};
+use super::{KeyscanVariant, StoneScan};
 use crate::sched::Scheduler;
 
 /// The limits every variant is checked on: every `L <= 400` (tiny tiles, one and two
@@ -32,10 +32,9 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// Runs [`keyscan_naive`] once, at `limit`.
+    /// Runs [`keyscan_naive`](super::keyscan_naive) once, at `limit`.
     pub fn new(limit: u32) -> Self {
-        let mut triples = Vec::new();
-        keyscan_naive(limit, &mut |x, y, z| triples.push([x, y, z]));
+        let (triples, _) = losing_triples(KeyscanVariant::Naive, limit, &Scheduler::sequential());
         Self { limit, triples }
     }
 
@@ -49,7 +48,7 @@ impl Reference {
     }
 }
 
-/// Compares `variant` with [`keyscan_naive`] for every limit in `limits`: the triples in
+/// Compares `variant` with [`keyscan_naive`](super::keyscan_naive) for every limit in `limits`: the triples in
 /// order, the summary, and the summary of [`KeyscanVariant::count`]. The reference runs
 /// once, at the largest limit (see [`Reference`]).
 pub fn check_variant(
