@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// A criterion configured for minutes, not hours: few samples, short warm-up.
 pub fn quick_criterion() -> Criterion {
-    eprintln!("{}", gamecount::platform::header());
+    eprintln!("{}", gamecount::platform::header(gamecount::simd::Simd::best()));
     Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))

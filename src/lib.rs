@@ -21,3 +21,4 @@ pub mod kernels;
 pub mod memory;
 pub mod platform;
 pub mod sched;
+pub mod simd;

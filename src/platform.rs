@@ -1,50 +1,61 @@
-//! What the binary was compiled for: `wide` picks its instruction set at compile time,
-//! so every figure the CLI or a bench prints says which features were active.
+//! What runs: the instruction-set level the kernels use (chosen at run time, see
+//! [`crate::simd`]), the CPU's features, and the features the build itself targets.
 
-/// The SIMD-relevant target features this build was compiled with, e.g.
-/// `"avx512f avx512bw avx512dq avx512vl avx512ifma avx512vnni avx512vbmi2 avx2 fma sse4.2"`, or `"sse2"` for a
-/// portable x86-64 build.
-pub fn target_features() -> String {
-    let features: [(&str, bool); 10] = [
-        ("avx512f", cfg!(target_feature = "avx512f")),
-        ("avx512bw", cfg!(target_feature = "avx512bw")),
-        ("avx512dq", cfg!(target_feature = "avx512dq")),
-        ("avx512vl", cfg!(target_feature = "avx512vl")),
-        ("avx512ifma", cfg!(target_feature = "avx512ifma")),
-        ("avx512vnni", cfg!(target_feature = "avx512vnni")),
-        ("avx512vbmi2", cfg!(target_feature = "avx512vbmi2")),
-        ("avx2", cfg!(target_feature = "avx2")),
-        ("fma", cfg!(target_feature = "fma")),
-        ("sse4.2", cfg!(target_feature = "sse4.2")),
-    ];
-    let active: Vec<&str> = features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
-    if active.is_empty() {
-        if cfg!(target_feature = "sse2") { "sse2".into() } else { "none".into() }
-    } else {
-        active.join(" ")
+use crate::simd::Simd;
+
+/// The SIMD-relevant features this CPU has (detected at run time), e.g.
+/// `"avx512f avx512vl avx512vbmi2 avx512vnni avx2 fma"`, or `"neon"` on aarch64.
+pub fn cpu_features() -> String {
+    let mut active: Vec<&str> = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let features: [(&str, bool); 10] = [
+            ("avx512f", has!("avx512f")),
+            ("avx512bw", has!("avx512bw")),
+            ("avx512dq", has!("avx512dq")),
+            ("avx512vl", has!("avx512vl")),
+            ("avx512vbmi2", has!("avx512vbmi2")),
+            ("avx512vnni", has!("avx512vnni")),
+            ("avxvnni", has!("avxvnni")),
+            ("avx2", has!("avx2")),
+            ("fma", has!("fma")),
+            ("bmi2", has!("bmi2")),
+        ];
+        active.extend(features.iter().filter(|(_, on)| *on).map(|(name, _)| *name));
     }
+    #[cfg(target_arch = "aarch64")]
+    if std::arch::is_aarch64_feature_detected!("neon") {
+        active.push("neon");
+    }
+    if active.is_empty() { "baseline".into() } else { active.join(" ") }
 }
 
-/// The widest SIMD level `wide` uses in this build: `avx512`, `avx2`, `sse` or `scalar`.
-pub fn simd_level() -> &'static str {
-    if cfg!(target_feature = "avx512f") {
-        "avx512"
+/// The baseline the build targets (what code outside the SIMD layer's entry points may
+/// use): `x86-64` (SSE2), `x86-64-v3`, `x86-64-v4` or `aarch64`.
+pub fn build_target() -> &'static str {
+    if cfg!(target_arch = "aarch64") {
+        "aarch64"
+    } else if cfg!(target_feature = "avx512f") {
+        "x86-64-v4"
     } else if cfg!(target_feature = "avx2") {
-        "avx2"
-    } else if cfg!(target_feature = "sse2") {
-        "sse"
+        "x86-64-v3"
+    } else if cfg!(target_arch = "x86_64") {
+        "x86-64"
     } else {
-        "scalar"
+        std::env::consts::ARCH
     }
 }
 
-/// One header line for the CLI and the benches.
-pub fn header() -> String {
+/// One header line for the CLI and the benches: the level that runs, what the CPU has
+/// and what the build targets.
+pub fn header(simd: Simd) -> String {
     format!(
-        "gamecount {} · simd {} ({}) · {} cores available",
+        "gamecount {} · simd {} (cpu: {}; build: {}) · {} cores available",
         env!("CARGO_PKG_VERSION"),
-        simd_level(),
-        target_features(),
+        simd.name(),
+        cpu_features(),
+        build_target(),
         crate::sched::Scheduler::available_cores()
     )
 }

@@ -10,6 +10,7 @@ pub use numbers::parse_count;
 use crate::games::{self, Answer, InputError, ProblemId, Request, cards, coins, kayles, stones};
 use crate::platform;
 use crate::sched::Scheduler;
+use crate::simd::Simd;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use std::ffi::OsString;
@@ -53,6 +54,10 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(long, value_name = "T", value_parser = parse_count, allow_hyphen_values = true)]
         threads: Option<u64>,
+        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+        /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
+        #[arg(long, value_name = "LEVEL")]
+        simd: Option<String>,
     },
     /// List each problem's kernel variants, the default first.
     Kernels,
@@ -123,6 +128,10 @@ enum SolveCommand {
         /// One JSON object per answer, one per line, instead of the table.
         #[arg(long)]
         json: bool,
+        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+        /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
+        #[arg(long, value_name = "LEVEL")]
+        simd: Option<String>,
     },
 }
 
@@ -138,6 +147,10 @@ struct RunOptions {
     /// Print one JSON object per answer instead of the bare answer.
     #[arg(long)]
     json: bool,
+    /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+    /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
+    #[arg(long, value_name = "LEVEL")]
+    simd: Option<String>,
 }
 
 /// A failure to report: the message (one line) and the exit code.
@@ -207,26 +220,35 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             for problem in ProblemId::ALL {
                 println!("{problem}: {}", games::kernel_names(problem).join(", "));
             }
+            // The level `solve` would run here (GAMECOUNT_SIMD respected) and the others.
+            let simd = Simd::from_flag_or_env(None).map_err(|e| Failure { message: e.to_string(), code: 2 })?;
+            let available: Vec<&str> = Simd::available().iter().map(|s| s.name()).collect();
+            println!("simd: {simd} (this CPU runs: {})", available.join(", "));
             Ok(())
         }
-        Command::Verify { deep, threads } => verify(deep, threads),
+        Command::Verify { deep, threads, simd } => verify(deep, threads, simd.as_deref()),
         Command::Solve { problem } => solve(problem),
     }
 }
 
 /// The run's scheduler; progress bars only for humans (stderr a terminal, no `--json`).
-fn scheduler(problem: Option<ProblemId>, threads: Option<u64>, json: bool) -> Result<Scheduler, Failure> {
+/// The SIMD level is `--simd`, else `GAMECOUNT_SIMD`, else the best this CPU has.
+fn scheduler(
+    problem: Option<ProblemId>,
+    threads: Option<u64>,
+    simd: Option<&str>,
+    json: bool,
+) -> Result<Scheduler, Failure> {
+    let prefix = problem.map_or(String::new(), |p| format!("{p}: "));
+    let simd = Simd::from_flag_or_env(simd).map_err(|e| Failure { message: format!("{prefix}{e}"), code: 2 })?;
     let threads = threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
-    let sched = Scheduler::new(threads).map_err(|e| Failure {
-        message: problem.map_or(String::new(), |p| format!("{p}: ")) + &e.to_string(),
-        code: 2,
-    })?;
-    Ok(sched.with_progress(!json && std::io::stderr().is_terminal()))
+    let sched = Scheduler::new(threads).map_err(|e| Failure { message: prefix + &e.to_string(), code: 2 })?;
+    Ok(sched.with_simd(simd).with_progress(!json && std::io::stderr().is_terminal()))
 }
 
 fn solve(command: SolveCommand) -> Result<(), Failure> {
     let (request, run) = match command {
-        SolveCommand::All { threads, json } => return solve_all(threads, json),
+        SolveCommand::All { threads, json, simd } => return solve_all(threads, simd.as_deref(), json),
         SolveCommand::Kayles { pins, modulus, run } => {
             let params = kayles::KaylesParams::new(pins, modulus)?;
             (Request::Kayles(params, kayles::KaylesKernel::parse(run.kernel.as_deref(), &params)?), run)
@@ -234,7 +256,7 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
         SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;
             // The default kernel depends on the thread count: the scheduler's.
-            let sched = scheduler(Some(ProblemId::Stones), run.threads, run.json)?;
+            let sched = scheduler(Some(ProblemId::Stones), run.threads, run.simd.as_deref(), run.json)?;
             let kernel = stones::StonesKernel::parse(run.kernel.as_deref(), &params, sched.threads())?;
             if let Some(path) = list {
                 return solve_stones_listing(params, kernel, &path, run.json, &sched);
@@ -250,28 +272,28 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             (Request::Coins(params, coins::CoinsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
     };
-    let sched = scheduler(Some(request.problem()), run.threads, run.json)?;
+    let sched = scheduler(Some(request.problem()), run.threads, run.simd.as_deref(), run.json)?;
     solve_request(&request, run.json, &sched)
 }
 
 /// Checks, solves, times and reports one request.
 fn solve_request(request: &Request, json: bool, sched: &Scheduler) -> Result<(), Failure> {
     request.preflight()?;
-    eprintln!("{} · {} threads", platform::header(), sched.threads());
+    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
     let (answer, seconds) = timed(request, sched)?;
-    report(&answer, seconds, sched.threads(), json);
+    report(&answer, seconds, sched, json);
     Ok(())
 }
 
 /// Prints one answer as `solve` does: the answer or its JSON line on stdout, the summary
 /// on stderr.
-fn report(answer: &Answer, seconds: f64, threads: usize, json: bool) {
+fn report(answer: &Answer, seconds: f64, sched: &Scheduler, json: bool) {
     if json {
-        println!("{}", json_line(answer, seconds, threads));
+        println!("{}", json_line(answer, seconds, sched));
     } else {
         println!("{}", answer.answer);
     }
-    eprintln!("{}", summary_line(answer, seconds, threads));
+    eprintln!("{}", summary_line(answer, seconds, sched.threads()));
 }
 
 /// `solve stones --list FILE`: the list file is created (or refused) before the scan and
@@ -285,24 +307,24 @@ fn solve_stones_listing(
 ) -> Result<(), Failure> {
     stones::preflight(&params, kernel)?;
     let mut list = stones::list::ListFile::create(path)?;
-    eprintln!("{} · {} threads", platform::header(), sched.threads());
+    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
     let start = Instant::now();
     let answer = stones::solve_listing(&params, kernel, sched, &mut list)?;
     list.commit()?;
-    report(&answer, start.elapsed().as_secs_f64(), sched.threads(), json);
+    report(&answer, start.elapsed().as_secs_f64(), sched, json);
     Ok(())
 }
 
-fn solve_all(threads: Option<u64>, json: bool) -> Result<(), Failure> {
-    let sched = scheduler(None, threads, json)?;
-    eprintln!("{} · {} threads", platform::header(), sched.threads());
+fn solve_all(threads: Option<u64>, simd: Option<&str>, json: bool) -> Result<(), Failure> {
+    let sched = scheduler(None, threads, simd, json)?;
+    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
     let mut rows = Vec::new();
     for problem in ProblemId::ALL {
         let request = Request::instance(problem, sched.threads());
         let (answer, seconds) = timed(&request, &sched)?;
         eprintln!("{}", summary_line(&answer, seconds, sched.threads()));
         if json {
-            println!("{}", json_line(&answer, seconds, sched.threads()));
+            println!("{}", json_line(&answer, seconds, &sched));
         }
         rows.push((answer, seconds));
     }
@@ -329,15 +351,16 @@ fn timed(request: &Request, sched: &Scheduler) -> Result<(Answer, f64), Failure>
 }
 
 /// The JSON object of one answer (the stable format documented in the README).
-pub fn json_line(answer: &Answer, seconds: f64, threads: usize) -> String {
+/// `simd` is the level the kernels ran on (not what the build targets).
+pub fn json_line(answer: &Answer, seconds: f64, sched: &Scheduler) -> String {
     let mut object = json!({
         "problem": answer.problem.name(),
         "params": answer.params_json(),
         "answer": answer.answer,
         "seconds": seconds,
-        "threads": threads,
+        "threads": sched.threads(),
         "kernel": answer.kernel,
-        "simd": platform::simd_level(),
+        "simd": sched.simd().name(),
     });
     for &(key, value) in &answer.extra {
         object[key] = json!(value);
@@ -356,9 +379,9 @@ fn summary_line(answer: &Answer, seconds: f64, threads: usize) -> String {
     )
 }
 
-fn verify(deep: bool, threads: Option<u64>) -> Result<(), Failure> {
-    let sched = scheduler(None, threads, true)?;
-    eprintln!("{} · {} threads", platform::header(), sched.threads());
+fn verify(deep: bool, threads: Option<u64>, simd: Option<&str>) -> Result<(), Failure> {
+    let sched = scheduler(None, threads, simd, true)?;
+    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
     let (mut passed, mut failed) = (0, 0);
     let start = Instant::now();
     for check in games::all_checks(deep) {

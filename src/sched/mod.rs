@@ -12,6 +12,7 @@
 mod progress;
 pub use progress::Progress;
 
+use crate::simd::Simd;
 use rayon::prelude::*;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
@@ -44,11 +45,14 @@ pub struct Scheduler {
     threads: usize,
     /// Whether [`Scheduler::progress`] draws bars (off unless the CLI turns it on).
     show_progress: bool,
+    /// The instruction set the kernels of this run use: part of the run's context, like
+    /// its threads, so that every worker runs the same backend.
+    simd: Simd,
 }
 
 impl std::fmt::Debug for Scheduler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Scheduler").field("threads", &self.threads).finish()
+        f.debug_struct("Scheduler").field("threads", &self.threads).field("simd", &self.simd).finish()
     }
 }
 
@@ -63,12 +67,12 @@ impl Scheduler {
             Some(t) => t,
             None => Self::available_cores(),
         };
-        Ok(Self { pool: OnceLock::new(), threads, show_progress: false })
+        Ok(Self { pool: OnceLock::new(), threads, show_progress: false, simd: Simd::best() })
     }
 
     /// A scheduler that runs everything on the calling thread.
     pub fn sequential() -> Self {
-        Self { pool: OnceLock::new(), threads: 1, show_progress: false }
+        Self { pool: OnceLock::new(), threads: 1, show_progress: false, simd: Simd::best() }
     }
 
     /// The worker pool, started on first use; `None` for one thread.
@@ -89,6 +93,17 @@ impl Scheduler {
                     .ok()
             })
             .as_ref()
+    }
+
+    /// Runs the kernels on `simd`'s backend (default: the best this CPU has).
+    pub fn with_simd(mut self, simd: Simd) -> Self {
+        self.simd = simd;
+        self
+    }
+
+    /// The instruction set this run's kernels use.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// Turns progress bars on or off (off by default).

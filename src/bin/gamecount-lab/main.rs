@@ -131,7 +131,7 @@ impl Provenance {
         if run(&["git", "status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty()) {
             commit.push_str("+dirty");
         }
-        Self { machine: format!("{model}, {cores} cores, simd {}", gamecount::platform::simd_level()), date, commit }
+        Self { machine: format!("{model}, {cores} cores, simd {}", gamecount::simd::Simd::best()), date, commit }
     }
 }
 

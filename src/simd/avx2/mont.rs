@@ -1,0 +1,1 @@
+//! The mont family on this backend.

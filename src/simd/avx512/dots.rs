@@ -1,0 +1,1 @@
+//! The dots family on this backend.

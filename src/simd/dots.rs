@@ -1,0 +1,1 @@
+//! 16-bit pair dot products and 64-bit ring lanes (the kayles series kernels).

@@ -1,0 +1,188 @@
+//! Which instruction set runs: the levels, their detection (once per process) and the
+//! [`Simd`] token that proves a level is available.
+
+use std::sync::OnceLock;
+
+/// An instruction-set level, from the most portable to the widest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// `wide` at the build's baseline (SSE2 on x86-64, NEON on aarch64).
+    Portable,
+    /// AVX2 with FMA and BMI2 (x86-64-v3).
+    Avx2,
+    /// AVX-512 F/BW/DQ/VL with VBMI2 and VNNI (Ice Lake, Zen 4 and later).
+    Avx512,
+    /// NEON intrinsics (aarch64).
+    Neon,
+}
+
+impl Level {
+    /// Every level, in the order `--simd` lists them.
+    pub const ALL: [Level; 4] = [Level::Portable, Level::Avx2, Level::Avx512, Level::Neon];
+
+    /// The name `--simd`, the header and the JSON field `simd` use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Portable => "portable",
+            Level::Avx2 => "avx2",
+            Level::Avx512 => "avx512",
+            Level::Neon => "neon",
+        }
+    }
+
+    /// Whether this CPU can run the level's code (detected at run time, not the build's
+    /// target features).
+    pub fn is_detected(self) -> bool {
+        match self {
+            Level::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                    && std::arch::is_x86_feature_detected!("bmi2")
+                    && std::arch::is_x86_feature_detected!("lzcnt")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => {
+                Level::Avx2.is_detected()
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi2")
+                    && std::arch::is_x86_feature_detected!("avx512vnni")
+            }
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level this CPU has: the only way to run a [`multiversion!`](crate::multiversion)
+/// kernel. It can only be made by detection, so holding one proves the instructions of
+/// its level exist (the safety argument of every entry point).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Simd {
+    level: Level,
+}
+
+/// A `--simd` or `GAMECOUNT_SIMD` value that names no level, or one this CPU lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimdError(pub String);
+
+impl std::fmt::Display for SimdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SimdError {}
+
+impl Simd {
+    /// The portable level, available everywhere.
+    pub const fn portable() -> Self {
+        Self { level: Level::Portable }
+    }
+
+    /// `level`, if this CPU has it.
+    pub fn new(level: Level) -> Option<Self> {
+        level.is_detected().then_some(Self { level })
+    }
+
+    /// The widest level this CPU has, detected once per process.
+    pub fn best() -> Self {
+        static BEST: OnceLock<Simd> = OnceLock::new();
+        *BEST.get_or_init(|| *Self::available().last().expect("portable is always available"))
+    }
+
+    /// Every level this CPU has, the portable one first and the best last.
+    pub fn available() -> Vec<Self> {
+        Level::ALL.into_iter().filter_map(Self::new).collect()
+    }
+
+    /// The level a user asked for: `auto` (or nothing) is [`Simd::best`]; a named level
+    /// must be one this CPU has.
+    pub fn parse(name: Option<&str>) -> Result<Self, SimdError> {
+        let Some(name) = name.map(str::trim).filter(|n| !n.is_empty() && *n != "auto") else {
+            return Ok(Self::best());
+        };
+        let names = || Level::ALL.map(Level::name).join(", ");
+        let level = Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| SimdError(format!("unknown SIMD level '{name}'; levels: auto, {}", names())))?;
+        Self::new(level).ok_or_else(|| {
+            let have: Vec<&str> = Self::available().iter().map(|s| s.level.name()).collect();
+            SimdError(format!("this CPU cannot run SIMD level {level}; it has: {}", have.join(", ")))
+        })
+    }
+
+    /// The level `GAMECOUNT_SIMD` names, else `flag`'s, else the best: the flag wins over
+    /// the environment.
+    pub fn from_flag_or_env(flag: Option<&str>) -> Result<Self, SimdError> {
+        match flag {
+            Some(name) => Self::parse(Some(name)),
+            None => match std::env::var("GAMECOUNT_SIMD") {
+                Ok(name) => Self::parse(Some(&name)).map_err(|e| SimdError(format!("GAMECOUNT_SIMD: {e}"))),
+                Err(_) => Ok(Self::best()),
+            },
+        }
+    }
+
+    /// The level.
+    pub const fn level(self) -> Level {
+        self.level
+    }
+
+    /// The level's name.
+    pub const fn name(self) -> &'static str {
+        self.level.name()
+    }
+}
+
+impl std::fmt::Display for Simd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_takes_auto_and_detected_levels_and_refuses_the_rest() {
+        assert_eq!(Simd::parse(None), Ok(Simd::best()));
+        assert_eq!(Simd::parse(Some("auto")), Ok(Simd::best()));
+        assert_eq!(Simd::parse(Some("portable")), Ok(Simd::portable()));
+        for level in Level::ALL {
+            let parsed = Simd::parse(Some(level.name()));
+            assert_eq!(parsed.is_ok(), level.is_detected(), "{level}");
+            if let Err(e) = parsed {
+                assert!(e.0.contains("cannot run") && e.0.contains("portable"), "{e}");
+            }
+        }
+        let e = Simd::parse(Some("sse9")).unwrap_err();
+        assert!(e.0.contains("unknown SIMD level 'sse9'") && e.0.contains("avx512"), "{e}");
+    }
+
+    #[test]
+    fn detection_is_ordered_and_consistent() {
+        #[cfg(target_arch = "x86_64")]
+        if Level::Avx512.is_detected() {
+            assert!(Level::Avx2.is_detected());
+        }
+        assert!(Simd::available().windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Simd::new(Level::Portable), Some(Simd::portable()));
+    }
+}

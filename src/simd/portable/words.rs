@@ -1,0 +1,1 @@
+//! The words family on this backend.
