@@ -3,8 +3,23 @@
 
 use std::process::{Command, Output};
 
+/// The binary, started through `GAMECOUNT_TEST_RUNNER` when it is set (an emulator such
+/// as `qemu-aarch64 -L /usr/aarch64-linux-gnu` for a cross build).
+fn binary() -> Command {
+    let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words).arg(env!("CARGO_BIN_EXE_gamecount"));
+            command
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_gamecount")),
+    }
+}
+
 fn gamecount(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamecount")).args(args).output().expect("the binary runs")
+    binary().args(args).output().expect("the binary runs")
 }
 
 fn stdout(out: &Output) -> String {

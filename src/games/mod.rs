@@ -206,7 +206,56 @@ pub fn all_checks(deep: bool) -> Vec<Check> {
     checks.extend(stones::checks(deep));
     checks.extend(cards::checks(deep));
     checks.extend(coins::checks(deep));
+    checks.push(Check::new(
+        "every problem: every kernel gives the same answers on every SIMD backend of this CPU",
+        |sched| backends_agree(sched.threads(), &backend_requests()),
+    ));
     checks
+}
+
+/// One request per kernel of each problem, at sizes where every vector path of the
+/// kernels runs (more than a few vectors, tails included) and still quick on the portable
+/// backend.
+pub fn backend_requests() -> Vec<Request> {
+    let kayles = kayles::KaylesParams::new(1000, 1_000_000_000).expect("valid");
+    let stones = stones::StonesParams::new(300).expect("valid");
+    let cards = cards::CardsParams::new(5000, 10_000_000, 1_000_000_007).expect("valid");
+    let coins = coins::CoinsParams::new(300, 2, 989_898_989).expect("valid");
+    let mut requests: Vec<Request> = Vec::new();
+    requests.extend(kayles::KaylesKernel::ALL.iter().map(|&k| Request::Kayles(kayles, k)));
+    requests.extend(stones::StonesKernel::ALL.iter().map(|&k| Request::Stones(stones, k)));
+    requests.extend(cards::CardsKernel::ALL.iter().map(|&k| Request::Cards(cards, k)));
+    requests.extend(coins::CoinsKernel::ALL.iter().map(|&k| Request::Coins(coins, k)));
+    requests.retain(|r| r.preflight().is_ok());
+    requests
+}
+
+/// Solves every request on every SIMD level this CPU has, on `threads` threads, and
+/// says whether each gives one answer whatever the backend.
+pub fn backends_agree(threads: usize, requests: &[Request]) -> Result<String, String> {
+    let levels = crate::simd::Simd::available();
+    for request in requests {
+        let mut first: Option<(crate::simd::Simd, Answer)> = None;
+        for &simd in &levels {
+            let sched = Scheduler::new(Some(threads)).map_err(|e| e.to_string())?.with_simd(simd);
+            let answer = request.solve(&sched).map_err(|e| e.to_string())?;
+            match &first {
+                None => first = Some((simd, answer)),
+                Some((base, expected)) if *expected != answer => {
+                    return Err(format!(
+                        "{} [{}]: {} on {base} but {} on {simd}",
+                        request.problem(),
+                        answer.kernel,
+                        expected.answer,
+                        answer.answer
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let names: Vec<&str> = levels.iter().map(|s| s.name()).collect();
+    Ok(format!("{} kernel runs agree on {}", requests.len(), names.join(", ")))
 }
 
 /// Parses a kernel name for a problem, with the problem in the error.
@@ -218,5 +267,23 @@ pub(crate) fn parse_kernel<K: std::str::FromStr<Err = String>>(
     match name {
         None => Ok(default),
         Some(name) => name.parse().map_err(|e: String| InputError::new(problem, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kernel_gives_one_answer_on_every_backend_and_thread_count() {
+        let requests = backend_requests();
+        // Every problem has kernels that apply at these sizes.
+        for problem in ProblemId::ALL {
+            assert!(requests.iter().any(|r| r.problem() == problem), "{problem}");
+        }
+        for threads in [1, 2] {
+            let outcome = backends_agree(threads, &requests);
+            assert!(outcome.is_ok(), "{threads} threads: {outcome:?}");
+        }
     }
 }
