@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Times each Project Euler instance on every SIMD backend this CPU has, side by side:
+# fresh `gamecount solve … --json` processes, the backends alternated within each round
+# so that all of them see the same machine, and the median of the compute time the
+# binary reports (`seconds`). Writes results/backends.csv; every row names the CPU.
+#
+#   scripts/backends.sh              # 2 threads, 11 rounds
+#   ROUNDS=21 THREADS=1 scripts/backends.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --bin gamecount
+bin=target/release/gamecount
+rounds=${ROUNDS:-11}
+threads=${THREADS:-2}
+out=${OUT:-results/backends.csv}
+mkdir -p "$(dirname "$out")"
+
+levels=$($bin kernels | sed -n 's/^simd: .*(this CPU runs: \(.*\))$/\1/p' | tr -d ',')
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(lscpu | grep -o 'avx512[a-z_0-9]*\|avx2' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+instances=(
+  "kayles --pins 1000"
+  "stones --limit 1000"
+  "cards --cards 10^7 --suits 10^7"
+  "coins --stacks 9898"
+)
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "instance,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$out"
+for instance in "${instances[@]}"; do
+  declare -A times=() answers=() kernels=()
+  for _ in $(seq "$rounds"); do
+    for level in $levels; do
+      # shellcheck disable=SC2086 # the instance is words on purpose
+      line=$($bin solve $instance --threads "$threads" --simd "$level" --json 2>/dev/null)
+      seconds=$(sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p' <<<"$line")
+      answers[$level]=$(sed -n 's/.*"answer":\([0-9]*\).*/\1/p' <<<"$line")
+      kernels[$level]=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' <<<"$line")
+      times[$level]+="$seconds "
+    done
+  done
+  for level in $levels; do
+    med=$(tr ' ' '\n' <<<"${times[$level]}" | grep . | median)
+    min=$(tr ' ' '\n' <<<"${times[$level]}" | grep . | sort -g | head -n 1)
+    echo "\"$instance\",$level,$threads,${kernels[$level]},$med,$min,$rounds,${answers[$level]},\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+    printf '%-34s %-9s %-14s median %10.6f s  min %10.6f s  answer %s\n' "$instance" "$level" "${kernels[$level]}" "$med" "$min" "${answers[$level]}"
+  done
+  unset times answers kernels
+done
