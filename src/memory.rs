@@ -9,7 +9,7 @@ const HEADROOM_BYTES: u64 = 64 << 20;
 
 /// The headroom grows with the request: a tenth of it (allocators round large requests
 /// up, and the kernels' small per-thread buffers grow with the sizes), at least
-/// [`HEADROOM_BYTES`].
+/// 64 MiB.
 pub fn headroom(needed: u64) -> u64 {
     (needed / 10).max(HEADROOM_BYTES)
 }
@@ -40,7 +40,7 @@ pub struct Sources {
     /// The tightest cgroup: `memory.max` and `memory.current` (v2), or
     /// `memory.limit_in_bytes` and `memory.usage_in_bytes` (v1), and which.
     pub cgroup: Option<(u64, u64, &'static str)>,
-    /// Worker threads the run may start ([`ADDRESS_SPACE_PER_THREAD`] each).
+    /// Worker threads the run may start (66 MiB of address space each).
     pub threads: u64,
 }
 

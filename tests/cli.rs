@@ -506,7 +506,7 @@ mod process {
     }
 
     #[test]
-    fn a_full_stderr_never_stops_the_answer() {
+    fn a_full_stderr_never_keeps_the_answer_back() {
         let dir = scratch("full-stderr");
         let out = binary().args(["solve", "kayles", "--pins", "6"]).stderr(full_output(&dir)).output().unwrap();
         assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "8\n"));

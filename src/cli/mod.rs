@@ -3,7 +3,7 @@
 //!
 //! Exit codes: 0 success; 1 a `verify` check failed; 2 the input was refused (one line
 //! on stderr naming the problem and the reason), or writing stdout failed; 141 stdout's
-//! reader went away (see [`output`]); 129, 130, 143 a listing ended by SIGHUP, SIGINT,
+//! reader went away (see `cli/output.rs`); 129, 130, 143 a listing ended by SIGHUP, SIGINT,
 //! SIGTERM (see [`crate::games::stones::list`]).
 
 mod estimate;

@@ -4,7 +4,7 @@
 //! - stdout: a broken pipe (the reader, say `head -n1`, has gone) ends the process
 //!   quietly with status 141, as if killed by SIGPIPE, which is what shells report for
 //!   such pipelines; any other error is one line on stderr and status 2.
-//! - stderr: errors are ignored, so an unwritable stderr never stops an answer from being
+//! - stderr: errors are ignored, so an unwritable stderr never keeps an answer from being
 //!   computed and printed.
 //! - A closed stdout is refused before any work (Rust's standard streams treat a closed
 //!   descriptor as a sink that swallows everything); a closed stdin or stderr is opened
