@@ -74,26 +74,35 @@ fn kernels_lists_one_line_per_problem() {
 #[test]
 fn bad_input_gets_one_line_and_exit_code_two() {
     let cases: &[(&[&str], &str)] = &[
-        (&["solve", "kayles", "--pins", "0"], "kayles"),
         (&["solve", "kayles", "--pins", "-5"], "kayles"),
         (&["solve", "kayles", "--pins", "abc"], "kayles"),
         (&["solve", "kayles", "--pins", "99999999999999999999"], "kayles"),
         (&["solve", "kayles", "--pins", "10", "--modulus", "1"], "kayles"),
         (&["solve", "kayles"], "kayles"),
-        (&["solve", "stones", "--limit", "0"], "stones"),
+        (&["solve", "kayles", "--pins", "16777215"], "16777214"),
+        (&["solve", "kayles", "--pins", "10^8"], "16777214"),
+        (&["solve", "kayles", "--pins", "1e30"], "16777214"),
+        (&["solve", "stones", "--limit", "1e30"], "1000000"),
+        (&["solve", "cards", "--cards", "1e30", "--suits", "1"], "1073741824"),
+        (&["solve", "cards", "--cards", "10", "--suits", "1", "--modulus", "1e30"], "2147483647"),
+        (&["solve", "coins", "--stacks", "10", "--height", "1e30"], "16"),
+        (&["solve", "coins", "--stacks", "10", "--modulus", "1e30"], "4294967295"),
+        (&["solve", "stones", "--limit", "10", "--threads", "1e30"], "1024"),
+        (&["solve", "cards", "--cards", "10", "--suits", "1e30"], "18446744073709551615"),
+        (&["solve", "cards", "--cards", "0", "--suits", "0"], "cards"),
         (&["solve", "stones", "--limit", "1000000"], "stones"),
         (&["solve", "stones", "--limit", "10", "--threads", "0"], "stones"),
         (&["solve", "stones", "--limit", "10", "--kernel", "no-such-kernel"], "stones"),
         (&["solve", "stones", "--limit", "10", "--bogus"], "stones"),
         (&["solve", "cards", "--cards", "10", "--suits", "3", "--modulus", "1000000006"], "cards"),
         (&["solve", "cards", "--cards", "10", "--suits", "0"], "cards"),
-        (&["solve", "cards", "--cards", "0", "--suits", "1"], "cards"),
         (&["solve", "cards", "--cards", "100", "--suits", "3", "--modulus", "97"], "cards"),
         (&["solve", "cards", "--cards", "10", "--suits", "3", "--modulus", "4294967311"], "cards"),
         (&["solve", "cards", "--cards", "2000000000", "--suits", "3"], "cards"),
-        (&["solve", "coins", "--stacks", "0"], "coins"),
         (&["solve", "coins", "--stacks", "5", "--modulus", "4294967296"], "coins"),
         (&["solve", "coins", "--stacks", "1e30"], "coins"),
+        (&["solve", "coins", "--stacks", "1e30"], "1000000000"),
+        (&["solve", "kayles", "--pins", "10", "--modulus", "1e30"], "288230376151711743"),
         (&["solve", "coins", "--stacks", "10", "--modulus", "1000000000", "--kernel", "closed-form"], "dp-simd"),
         (&["solve", "coins", "--stacks", "10", "--height", "0"], "coins"),
         (&["solve", "coins", "--stacks", "10", "--height", "17"], "coins"),
@@ -177,5 +186,468 @@ fn answers_do_not_depend_on_the_thread_count_through_the_binary() {
             })
             .collect();
         assert!(answers.windows(2).all(|w| w[0] == w[1]), "{args:?}: {answers:?}");
+    }
+}
+
+#[test]
+fn size_zero_is_answered_by_every_kernel() {
+    // f(0) = 1, the empty row; L = 0 has the one losing triple (0, 0, 0); C(0, s) = 1;
+    // F(0) = 1, the empty arrangement.
+    let kernels = stdout(&gamecount(&["kernels"]));
+    for (problem, args, expected) in [
+        ("kayles", &["--pins", "0"][..], "1"),
+        ("stones", &["--limit", "0"], "0"),
+        ("cards", &["--cards", "0", "--suits", "5"], "1"),
+        ("coins", &["--stacks", "0"], "1"),
+    ] {
+        let line = kernels.lines().find(|l| l.starts_with(&format!("{problem}: "))).unwrap();
+        for kernel in line.split_once(": ").unwrap().1.split(", ") {
+            let mut full = vec!["solve", problem, "--kernel", kernel, "--json"];
+            full.extend(args);
+            let out = gamecount(&full);
+            assert!(out.status.success(), "{full:?}: {}", stderr(&out));
+            let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+            assert_eq!(value["answer"].to_string(), expected, "{full:?}");
+            if problem == "stones" {
+                assert_eq!(value["losing"], 1, "{full:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_option_states_its_one_maximum_in_help_and_refusals() {
+    for (problem, option, max) in [
+        ("kayles", "--pins", "16777214"),
+        ("kayles", "--modulus", "288230376151711743"),
+        ("stones", "--limit", "1000000"),
+        ("cards", "--cards", "1073741824"),
+        ("cards", "--modulus", "2147483647"),
+        ("coins", "--stacks", "1000000000"),
+        ("coins", "--height", "16"),
+        ("coins", "--modulus", "4294967295"),
+        ("stones", "--threads", "1024"),
+    ] {
+        let help = stdout(&gamecount(&["solve", problem, "--help"]));
+        // The option's entry: from its last mention (the first is the usage line) to the
+        // next option.
+        let option_help = help.rsplit(&format!("{option} <")).next().unwrap_or_default();
+        let option_help =
+            option_help.split("\n  ").find(|l| !l.trim().is_empty() && !l.starts_with("  ")).unwrap_or_default();
+        assert!(option_help.contains(max), "{problem} {option}: help does not say {max}: {option_help}");
+        // Beyond u64 and just beyond the maximum: both refusals name the same maximum.
+        let just_above = (max.parse::<u64>().unwrap() + 1).to_string();
+        for value in ["1e30", just_above.as_str()] {
+            let mut args = vec!["solve", problem, option, value];
+            match problem {
+                "kayles" if option != "--pins" => args.extend(["--pins", "10"]),
+                "stones" if option != "--limit" => args.extend(["--limit", "10"]),
+                "cards" => args.extend(if option == "--cards" {
+                    &["--suits", "1"][..]
+                } else {
+                    &["--cards", "10", "--suits", "1"]
+                }),
+                "coins" if option != "--stacks" => args.extend(["--stacks", "10"]),
+                _ => {}
+            }
+            let out = gamecount(&args);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains(max), "{args:?} does not name the maximum {max}: {err}");
+            assert!(!err.contains("18446744073709551615"), "{args:?} names the u64 limit: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_missing_command_or_problem_says_what_is_missing_and_the_usage() {
+    for (args, missing, names) in [
+        (&[][..], "needs a command", "solve, verify or kernels"),
+        (&["solve"], "needs a problem", "kayles, stones, cards, coins or all"),
+    ] {
+        let out = gamecount(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(missing) && err.contains(names), "{args:?}: {err}");
+        assert!(err.contains("usage: gamecount"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn solve_all_prints_the_table_once() {
+    let out = gamecount(&["solve", "all"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 5, "a header and four rows");
+    assert!(!stderr(&out).contains(" -> "), "no answer on stderr without --verbose: {}", stderr(&out));
+    let out = gamecount(&["solve", "all", "--verbose"]);
+    assert_eq!(stdout(&out).lines().count(), 5);
+    assert_eq!(stderr(&out).lines().filter(|l| l.contains(" -> ")).count(), 4, "{}", stderr(&out));
+}
+
+#[test]
+fn more_threads_than_cores_is_one_warning_and_the_same_answer() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (cores + 1).to_string();
+    let out = gamecount(&["solve", "stones", "--limit", "100", "--threads", &threads]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "173895\n");
+    let warnings: Vec<&str> =
+        std::str::from_utf8(&out.stderr).unwrap().lines().filter(|l| l.starts_with("warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{}", stderr(&out));
+    assert!(warnings[0].contains(&format!("--threads {threads}")) && warnings[0].contains("cores"), "{}", warnings[0]);
+    let out = gamecount(&["solve", "stones", "--limit", "100", "--threads", "1"]);
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
+
+/// The process-level cases: listing targets, output streams, limits and signals, with
+/// files made in a scratch directory (never under `/dev`).
+#[cfg(target_os = "linux")]
+mod process {
+    use super::*;
+    use std::ffi::CString;
+    use std::fs;
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+    use std::os::unix::process::CommandExt;
+    use std::path::{Path, PathBuf};
+    use std::process::Stdio;
+
+    /// A fresh, empty scratch directory.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gamecount-cli-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The names in `dir`, sorted (hidden ones too: a temporary file would show).
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    fn c_path(path: &Path) -> CString {
+        CString::new(path.as_os_str().as_bytes()).unwrap()
+    }
+
+    /// A copy of the full device (1, 7) at `path`; false where the process may not make
+    /// device nodes (not root).
+    fn make_full_device(path: &Path) -> bool {
+        // SAFETY: a valid NUL-terminated path.
+        unsafe { libc::mknod(c_path(path).as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 7)) == 0 }
+    }
+
+    fn make_fifo(path: &Path) {
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path(path).as_ptr(), 0o644) }, 0);
+    }
+
+    /// A file that takes no writes: a full device made in `dir`, or where that is not
+    /// allowed, the system's own opened for writing (writing to it changes nothing).
+    fn full_output(dir: &Path) -> fs::File {
+        let made = dir.join("full");
+        let path = if make_full_device(&made) { made.as_path() } else { Path::new("/dev/full") };
+        fs::OpenOptions::new().write(true).open(path).unwrap()
+    }
+
+    fn error_lines(out: &Output) -> Vec<String> {
+        stderr(out).lines().filter(|l| l.starts_with("error")).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn list_refuses_what_is_not_a_regular_file_before_any_work_and_leaves_it_as_it_is() {
+        let dir = scratch("list-kinds");
+        let device = make_full_device(&dir.join("device"));
+        make_fifo(&dir.join("fifo"));
+        let _socket = std::os::unix::net::UnixListener::bind(dir.join("socket")).unwrap();
+        fs::create_dir(dir.join("directory")).unwrap();
+        std::os::unix::fs::symlink("fifo", dir.join("link-to-fifo")).unwrap();
+        std::os::unix::fs::symlink("nothing", dir.join("dangling")).unwrap();
+        let before = entries(&dir);
+        let kinds: &[(&str, &str)] = &[
+            ("device", "is a character device"),
+            ("fifo", "is a FIFO"),
+            ("socket", "is a socket"),
+            ("directory", "is a directory"),
+            ("link-to-fifo", "is a FIFO"),
+            ("dangling", "does not exist"),
+        ];
+        for &(name, reason) in kinds {
+            if name == "device" && !device {
+                eprintln!("device node not made (not root): that case is skipped");
+                continue;
+            }
+            let path = dir.join(name);
+            let kind = fs::symlink_metadata(&path).unwrap().file_type();
+            let out = binary().args(["solve", "stones", "--limit", "50", "--list"]).arg(&path).output().unwrap();
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{name}: refused before any work, in one line: {err}");
+            assert!(err.starts_with("error: stones: --list ") && err.contains(reason), "{name}: {err}");
+            assert!(out.stdout.is_empty());
+            let after = fs::symlink_metadata(&path).unwrap();
+            assert_eq!(after.file_type(), kind, "{name} changed kind");
+            if name == "device" {
+                assert!(after.file_type().is_char_device() && after.rdev() == libc::makedev(1, 7));
+            }
+            assert_eq!(entries(&dir), before, "{name}: something was left behind");
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn list_follows_a_symlink_and_replaces_its_target_keeping_its_mode() {
+        let dir = scratch("list-link");
+        let target = dir.join("target.csv");
+        fs::write(&target, "old\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink("target.csv", dir.join("link.csv")).unwrap();
+        let out =
+            binary().args(["solve", "stones", "--limit", "100", "--list"]).arg(dir.join("link.csv")).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(fs::symlink_metadata(dir.join("link.csv")).unwrap().file_type().is_symlink(), "the link stays");
+        let text = fs::read_to_string(&target).unwrap();
+        assert_eq!(text.lines().count(), 1264);
+        assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o600, "the mode of the file replaced");
+        assert_eq!(entries(&dir), ["link.csv", "target.csv"]);
+        // A plain mode-600 file keeps its mode too; a new file gets the usual one.
+        let plain = dir.join("plain.csv");
+        fs::write(&plain, "old\n").unwrap();
+        fs::set_permissions(&plain, fs::Permissions::from_mode(0o600)).unwrap();
+        let out = binary().args(["solve", "stones", "--limit", "10", "--list"]).arg(&plain).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(fs::metadata(&plain).unwrap().mode() & 0o7777, 0o600);
+        assert!(fs::read_to_string(&plain).unwrap().starts_with("0,0,0\n"));
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn list_takes_a_255_byte_name() {
+        let dir = scratch("list-long");
+        let name = "n".repeat(255);
+        let out = binary().args(["solve", "stones", "--limit", "100", "--list"]).arg(dir.join(&name)).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(fs::read_to_string(dir.join(&name)).unwrap().lines().count(), 1264);
+        assert_eq!(entries(&dir), [name]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_signal_mid_listing_removes_the_temporary_file_and_leaves_the_target() {
+        let dir = scratch("list-signal");
+        let keep = dir.join("keep.csv");
+        for (signal, name, code) in
+            [(libc::SIGINT, "SIGINT", 130), (libc::SIGTERM, "SIGTERM", 143), (libc::SIGHUP, "SIGHUP", 129)]
+        {
+            fs::write(&keep, "old\n").unwrap();
+            let child = binary()
+                .args(["solve", "stones", "--limit", "12000", "--threads", "1", "--kernel", "diagonal", "--list"])
+                .arg(&keep)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            // The temporary file appears before the scan starts; signal once it is there.
+            let start = std::time::Instant::now();
+            while !entries(&dir).iter().any(|e| e.starts_with(".gc.")) {
+                assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            // SAFETY: kill with the child's pid, which has not been waited for.
+            assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(code), "{name}: {}", stderr(&out));
+            assert_eq!(
+                error_lines(&out),
+                [format!("error: stones: interrupted by {name}; --list {} was left as it was", keep.display())]
+            );
+            assert!(out.stdout.is_empty());
+            assert_eq!(fs::read_to_string(&keep).unwrap(), "old\n", "{name}: the target is untouched");
+            assert_eq!(entries(&dir), ["keep.csv"], "{name}: the temporary file is gone");
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_broken_pipe_ends_quietly_with_status_141() {
+        for args in [&["solve", "all", "--json"][..], &["solve", "coins", "--stacks", "10"], &["kernels"], &["verify"]]
+        {
+            // A pipe whose reader has already gone: the first write fails with EPIPE.
+            let mut fds = [0; 2];
+            // SAFETY: `fds` has room for the two descriptors.
+            assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+            // SAFETY: both descriptors were just opened and are owned here alone.
+            let (reader, writer) = unsafe {
+                use std::os::fd::FromRawFd;
+                (std::os::fd::OwnedFd::from_raw_fd(fds[0]), std::os::fd::OwnedFd::from_raw_fd(fds[1]))
+            };
+            drop(reader);
+            let out = binary().args(args).stdout(Stdio::from(writer)).stderr(Stdio::piped()).output().unwrap();
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+            assert!(error_lines(&out).is_empty() && !err.contains("panicked"), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_full_stdout_is_one_line_and_status_two() {
+        let dir = scratch("full-stdout");
+        let list = dir.join("list.csv");
+        let list_text = list.to_str().unwrap();
+        for args in [
+            &["solve", "kayles", "--pins", "6"][..],
+            &["kernels"],
+            &["solve", "all"],
+            &["solve", "stones", "--limit", "50", "--list", list_text],
+        ] {
+            let out = binary().args(args).stdout(full_output(&dir)).stderr(Stdio::piped()).output().unwrap();
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(error_lines(&out), ["error: stdout: No space left on device (os error 28)"], "{args:?}");
+            assert!(!err.contains("panicked"));
+            assert!(entries(&dir).iter().all(|e| !e.starts_with(".gc.")), "{args:?} left a temporary file");
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_full_stderr_never_keeps_the_answer_back() {
+        let dir = scratch("full-stderr");
+        let out = binary().args(["solve", "kayles", "--pins", "6"]).stderr(full_output(&dir)).output().unwrap();
+        assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "8\n"));
+        let list = dir.join("list.csv");
+        let out = binary()
+            .args(["solve", "stones", "--limit", "100", "--list"])
+            .arg(&list)
+            .stderr(full_output(&dir))
+            .output()
+            .unwrap();
+        assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "173895\n"));
+        assert_eq!(fs::read_to_string(&list).unwrap().lines().count(), 1264);
+        // A refusal still exits 2, its line lost.
+        let out = binary().args(["solve", "kayles", "--pins", "-5"]).stderr(full_output(&dir)).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_closed_stdout_is_refused_before_any_work() {
+        let dir = scratch("closed-stdout");
+        let list = dir.join("list.csv");
+        let mut command = binary();
+        command.args(["solve", "stones", "--limit", "100", "--list"]).arg(&list).stderr(Stdio::piped());
+        // SAFETY: close() is async-signal-safe; it runs after the standard descriptors
+        // are set up, so the child starts with fd 1 closed.
+        unsafe {
+            command.pre_exec(|| {
+                libc::close(1);
+                Ok(())
+            });
+        }
+        let out = command.output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(
+            err.lines().collect::<Vec<_>>(),
+            ["error: stdout is closed, so the answer could not be printed; nothing was run"]
+        );
+        assert!(entries(&dir).is_empty(), "nothing was written: {:?}", entries(&dir));
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Whether the binary runs under a user-mode emulator, which reserves the guest's
+    /// address space itself: an address-space limit would stop the emulator, not test
+    /// the program, so those tests say so and check nothing.
+    fn emulated() -> bool {
+        let emulated = std::env::var_os("GAMECOUNT_TEST_RUNNER").is_some();
+        if emulated {
+            eprintln!("skipped under an emulator: the limit would apply to the emulator");
+        }
+        emulated
+    }
+
+    /// Runs `args` under an address-space limit of `kib` KiB, set in the child.
+    fn under_address_limit(args: &[&str], kib: u64) -> Output {
+        let mut command = binary();
+        command.args(args);
+        // SAFETY: setrlimit is async-signal-safe and only touches the child.
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit { rlim_cur: kib * 1024, rlim_max: kib * 1024 };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        command.output().unwrap()
+    }
+
+    #[test]
+    fn an_address_space_limit_refuses_in_one_line_before_any_work() {
+        if emulated() {
+            return;
+        }
+        for (args, kib) in [
+            (&["solve", "cards", "--cards", "2^28", "--suits", "5"][..], 2_000_000),
+            (&["solve", "stones", "--limit", "30000"], 500_000),
+            (&["solve", "coins", "--stacks", "10^8", "--kernel", "dp-scalar"], 2_000_000),
+            (&["solve", "kayles", "--pins", "16777214"], 300_000),
+        ] {
+            let out = under_address_limit(args, kib);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.starts_with(&format!("error: {}: ", args[1])), "{args:?}: {err}");
+            assert!(err.contains("would take") && err.contains("RLIMIT_AS"), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_failed_allocation_is_one_line_and_leaves_nothing_behind() {
+        // Tables under the size the preflight reads limits for (16 MiB), under a limit
+        // too small for them: the allocation itself fails.
+        if emulated() {
+            return;
+        }
+        let dir = scratch("alloc");
+        let keep = dir.join("keep.csv");
+        fs::write(&keep, "old\n").unwrap();
+        let list = keep.to_str().unwrap();
+        let out =
+            under_address_limit(&["solve", "stones", "--limit", "3000", "--threads", "1", "--list", list], 12_000);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        let errors = error_lines(&out);
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(errors[0].contains("memory allocation of") && errors[0].ends_with("leave too little"), "{err}");
+        assert!(!err.contains("panicked"));
+        assert_eq!(fs::read_to_string(&keep).unwrap(), "old\n");
+        assert_eq!(entries(&dir), ["keep.csv"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_long_run_says_so_before_it_starts() {
+        let mut child = binary()
+            .args(["solve", "coins", "--stacks", "200000", "--kernel", "dp-simd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let note = lines.find_map(|l| l.ok().filter(|l| l.starts_with("note:")));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let note = note.expect("a note before the work");
+        assert!(note.starts_with("note: coins: this run should take about "), "{note}");
+        assert!(note.contains("dp-simd") && note.contains("200000 stacks"), "{note}");
     }
 }

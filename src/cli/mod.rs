@@ -2,16 +2,22 @@
 //! `main.rs` only installs the allocator and calls [`run`].
 //!
 //! Exit codes: 0 success; 1 a `verify` check failed; 2 the input was refused (one line
-//! on stderr naming the problem and the reason).
+//! on stderr naming the problem and the reason), or writing stdout failed; 141 stdout's
+//! reader went away (see `cli/output.rs`); 129, 130, 143 a listing ended by SIGHUP, SIGINT,
+//! SIGTERM (see [`crate::games::stones::list`]).
 
+mod estimate;
 mod numbers;
-pub use numbers::parse_count;
+mod output;
+pub use numbers::{parse_count, parse_count_up_to};
+pub use output::{allocation_failed, record_stdout_state};
 
 use crate::games::{self, Answer, InputError, ProblemId, Request, cards, coins, kayles, stones};
 use crate::platform;
-use crate::sched::Scheduler;
+use crate::sched::{MAX_THREADS, Scheduler};
 use crate::simd::Simd;
-use clap::{Args, Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use serde_json::json;
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -28,7 +34,15 @@ const EXAMPLES: &str = "Examples (the Project Euler instances):
   gamecount verify --deep                               # brute force of the real games
 
 Sizes may be written 10000000, 10_000_000, 10^7 or 1e7. Exit codes: 0 success,
-1 a verify check failed, 2 the input was refused (one line on stderr).";
+1 a verify check failed, 2 the input was refused or stdout failed (one line on stderr),
+141 stdout's reader went away, 129/130/143 a listing ended by SIGHUP/SIGINT/SIGTERM.";
+
+/// `value_parser` of an option whose largest accepted value is `max`: a number beyond
+/// `u64` is refused with `max`; one within `u64` but above `max` is left to the
+/// parameters' validation, which refuses it with the same `max`.
+fn up_to(max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    move |text| parse_count_up_to(text, max)
+}
 
 /// Counts the positions of combinatorial games exactly: four Project Euler problems,
 /// each reduced by its theory to a hot kernel.
@@ -51,8 +65,8 @@ enum Command {
         /// Extend the brute-force comparisons to larger sizes (minutes).
         #[arg(long)]
         deep: bool,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_name = "T", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Worker threads, 1 to 1024 (default: all cores).
+        #[arg(long, value_name = "T", value_parser = up_to(MAX_THREADS as u64), allow_hyphen_values = true)]
         threads: Option<u64>,
         /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
         /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
@@ -68,11 +82,11 @@ enum SolveCommand {
     /// PE 1015 partisan Kayles: f(N), the fair rows of N blue/red pins, mod M.
     /// Project Euler instance: --pins 1000 (mod 10^9).
     Kayles {
-        /// Number of pins in the row (odd rows are never fair).
-        #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Number of pins in the row, 0 to 16777214 (odd rows are never fair).
+        #[arg(long, value_name = "N", value_parser = up_to(kayles::MAX_PINS), allow_hyphen_values = true)]
         pins: u64,
-        /// Report f(N) modulo M (any M >= 2).
-        #[arg(long, value_name = "M", default_value = "1000000000", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Report f(N) modulo M, 2 to 288230376151711743 (2^58 - 1), prime or not.
+        #[arg(long, value_name = "M", default_value = "1000000000", value_parser = up_to(kayles::MAX_MODULUS), allow_hyphen_values = true)]
         modulus: u64,
         #[command(flatten)]
         run: RunOptions,
@@ -80,11 +94,12 @@ enum SolveCommand {
     /// PE 260 stone game: the sum of x+y+z over the losing triples x <= y <= z <= L.
     /// Project Euler instance: --limit 1000.
     Stones {
-        /// The largest pile size L.
-        #[arg(long, value_name = "L", value_parser = parse_count, allow_hyphen_values = true)]
+        /// The largest pile size L, 0 to 1000000 (and the tables must fit in memory).
+        #[arg(long, value_name = "L", value_parser = up_to(stones::MAX_LIMIT), allow_hyphen_values = true)]
         limit: u64,
         /// Also write every losing triple to FILE as CSV lines x,y,z (lexicographic order;
-        /// written to a temporary file and renamed when complete).
+        /// written to a temporary file beside it and renamed when complete). FILE must be
+        /// a regular file, a symlink to one (which is replaced), or absent.
         #[arg(long, value_name = "FILE")]
         list: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -93,14 +108,14 @@ enum SolveCommand {
     /// PE 798 card stacks: C(N, S), the losing initial sets of S suits of cards 1..N,
     /// mod a prime P. Project Euler instance: --cards 10^7 --suits 10^7.
     Cards {
-        /// Cards per suit, N.
-        #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Cards per suit, N, 0 to 1073741824 (2^30).
+        #[arg(long, value_name = "N", value_parser = up_to(cards::MAX_CARDS), allow_hyphen_values = true)]
         cards: u64,
-        /// Number of suits, S.
+        /// Number of suits, S, 1 to 18446744073709551615 (2^64 - 1).
         #[arg(long, value_name = "S", value_parser = parse_count, allow_hyphen_values = true)]
         suits: u64,
-        /// A prime N < P < 2^31.
-        #[arg(long, value_name = "P", default_value = "1000000007", value_parser = parse_count, allow_hyphen_values = true)]
+        /// A prime N < P, at most 2147483647 (2^31 - 1).
+        #[arg(long, value_name = "P", default_value = "1000000007", value_parser = up_to(cards::MODULUS_LIMIT - 1), allow_hyphen_values = true)]
         modulus: u64,
         #[command(flatten)]
         run: RunOptions,
@@ -108,26 +123,29 @@ enum SolveCommand {
     /// PE 860 coin stacks: F(N), the fair arrangements of N stacks of H coins, mod P.
     /// Project Euler instance: --stacks 9898 (mod 989898989, two coins per stack).
     Coins {
-        /// Number of stacks, N.
-        #[arg(long, value_name = "N", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Number of stacks, N, 0 to 1000000000.
+        #[arg(long, value_name = "N", value_parser = up_to(coins::MAX_STACKS), allow_hyphen_values = true)]
         stacks: u64,
-        /// Coins per stack, H (1..=16).
-        #[arg(long, value_name = "H", default_value = "2", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Coins per stack, H, 1 to 16.
+        #[arg(long, value_name = "H", default_value = "2", value_parser = up_to(coins::MAX_HEIGHT), allow_hyphen_values = true)]
         height: u64,
-        /// Report F(N) modulo P (2 <= P < 2^32; the O(n) kernels need a prime).
-        #[arg(long, value_name = "P", default_value = "989898989", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Report F(N) modulo P, 2 to 4294967295 (2^32 - 1; the O(n) kernels need a prime).
+        #[arg(long, value_name = "P", default_value = "989898989", value_parser = up_to(coins::MAX_MODULUS), allow_hyphen_values = true)]
         modulus: u64,
         #[command(flatten)]
         run: RunOptions,
     },
     /// The four Project Euler instances with their default kernels, as a table.
     All {
-        /// Worker threads (default: all cores).
-        #[arg(long, value_name = "T", value_parser = parse_count, allow_hyphen_values = true)]
+        /// Worker threads, 1 to 1024 (default: all cores).
+        #[arg(long, value_name = "T", value_parser = up_to(MAX_THREADS as u64), allow_hyphen_values = true)]
         threads: Option<u64>,
         /// One JSON object per answer, one per line, instead of the table.
         #[arg(long)]
         json: bool,
+        /// Also print each answer's summary line on stderr as it is found.
+        #[arg(long)]
+        verbose: bool,
         /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
         /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
         #[arg(long, value_name = "LEVEL")]
@@ -138,8 +156,8 @@ enum SolveCommand {
 /// Options every `solve` problem takes.
 #[derive(Args, Debug)]
 struct RunOptions {
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T", value_parser = parse_count, allow_hyphen_values = true)]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_name = "T", value_parser = up_to(MAX_THREADS as u64), allow_hyphen_values = true)]
     threads: Option<u64>,
     /// Kernel variant (see `gamecount kernels`; default: the fastest that applies).
     #[arg(long, value_name = "NAME")]
@@ -153,7 +171,7 @@ struct RunOptions {
     simd: Option<String>,
 }
 
-/// A failure to report: the message (one line) and the exit code.
+/// A failure to report: the message (one line; empty for none) and the exit code.
 struct Failure {
     message: String,
     code: u8,
@@ -168,25 +186,51 @@ impl From<InputError> for Failure {
 /// Runs the CLI on `args` (the program name first) and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
+    if !output::guard_standard_descriptors() {
+        output::note("error: stdout is closed, so the answer could not be printed; nothing was run");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
-            // --help and --version: print as clap formats them, succeed.
+            // --help and --version: print as clap formats them, succeed (a reader that
+            // has gone away loses nothing).
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("error: {}{}", problem_prefix(&args), one_line(&e.render().to_string()));
+            let message = match e.kind() {
+                ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    missing_command(&args)
+                }
+                _ => format!("{}{}", problem_prefix(&args), one_line(&e.render().to_string())),
+            };
+            output::note(&format!("error: {message}"));
             return ExitCode::from(2);
         }
     };
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("error: {}", failure.message);
+            if !failure.message.is_empty() {
+                output::note(&format!("error: {}", failure.message));
+            }
             ExitCode::from(failure.code)
         }
     }
+}
+
+/// What is missing when `gamecount` or `gamecount solve` comes alone, and the usage.
+fn missing_command(args: &[OsString]) -> String {
+    let command = Cli::command();
+    let solve = args.iter().skip(1).any(|a| a == "solve");
+    let what = if solve { "a problem" } else { "a command" };
+    let level = if solve { command.find_subcommand("solve").unwrap_or(&command) } else { &command };
+    let names: Vec<&str> = level.get_subcommands().map(|c| c.get_name()).filter(|&n| n != "help").collect();
+    let (last, first) = names.split_last().map_or((&"", &[][..]), |(l, f)| (l, f));
+    let usage = if solve { "gamecount solve <PROBLEM> [OPTIONS]" } else { "gamecount <COMMAND> [OPTIONS]" };
+    let help = if solve { "gamecount solve --help" } else { "gamecount --help" };
+    format!("{} needs {what}: {} or {last}; usage: {usage} ({help} for more)", level.get_name(), first.join(", "))
 }
 
 /// `"cards: "` when the arguments name a problem after `solve`, so a parse error says
@@ -218,12 +262,12 @@ fn dispatch(command: Command) -> Result<(), Failure> {
     match command {
         Command::Kernels => {
             for problem in ProblemId::ALL {
-                println!("{problem}: {}", games::kernel_names(problem).join(", "));
+                output::line(&format!("{problem}: {}", games::kernel_names(problem).join(", ")))?;
             }
             // The level `solve` would run here (GAMECOUNT_SIMD respected) and the others.
             let simd = Simd::from_flag_or_env(None).map_err(|e| Failure { message: e.to_string(), code: 2 })?;
             let available: Vec<&str> = Simd::available().iter().map(|s| s.name()).collect();
-            println!("simd: {simd} (this CPU runs: {})", available.join(", "));
+            output::line(&format!("simd: {simd} (this CPU runs: {})", available.join(", ")))?;
             Ok(())
         }
         Command::Verify { deep, threads, simd } => verify(deep, threads, simd.as_deref()),
@@ -243,12 +287,33 @@ fn scheduler(
     let simd = Simd::from_flag_or_env(simd).map_err(|e| Failure { message: format!("{prefix}{e}"), code: 2 })?;
     let threads = threads.map(|t| usize::try_from(t).unwrap_or(usize::MAX));
     let sched = Scheduler::new(threads).map_err(|e| Failure { message: prefix + &e.to_string(), code: 2 })?;
-    Ok(sched.with_simd(simd).with_progress(!json && std::io::stderr().is_terminal()))
+    Ok(sched.with_simd(simd).with_progress(shows_progress(json)))
+}
+
+/// Whether a run draws progress bars: for humans, with stderr a terminal and no `--json`.
+fn shows_progress(json: bool) -> bool {
+    !json && std::io::stderr().is_terminal()
+}
+
+/// The lines every run starts with on stderr: the build header, and a warning when more
+/// threads were asked for than there are cores.
+fn header(sched: &Scheduler) {
+    output::note(&format!("{} · {} threads", platform::header(sched.simd()), sched.threads()));
+    let cores = Scheduler::available_cores();
+    if sched.threads() > cores {
+        output::note(&format!(
+            "warning: --threads {} is more than the {cores} cores available: the answer is the same, but the \
+             workers take turns on the cores and the run can be many times slower",
+            sched.threads()
+        ));
+    }
 }
 
 fn solve(command: SolveCommand) -> Result<(), Failure> {
     let (request, run) = match command {
-        SolveCommand::All { threads, json, simd } => return solve_all(threads, simd.as_deref(), json),
+        SolveCommand::All { threads, json, verbose, simd } => {
+            return solve_all(threads, simd.as_deref(), json, verbose);
+        }
         SolveCommand::Kayles { pins, modulus, run } => {
             let params = kayles::KaylesParams::new(pins, modulus)?;
             (Request::Kayles(params, kayles::KaylesKernel::parse(run.kernel.as_deref(), &params)?), run)
@@ -278,22 +343,24 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
 
 /// Checks, solves, times and reports one request.
 fn solve_request(request: &Request, json: bool, sched: &Scheduler) -> Result<(), Failure> {
+    output::set_current_problem(Some(request.problem()));
     request.preflight()?;
-    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
+    header(sched);
+    estimate::announce(request, sched, shows_progress(json));
     let (answer, seconds) = timed(request, sched)?;
-    report(&answer, seconds, sched, json);
-    Ok(())
+    report(&answer, seconds, sched, json)
 }
 
 /// Prints one answer as `solve` does: the answer or its JSON line on stdout, the summary
 /// on stderr.
-fn report(answer: &Answer, seconds: f64, sched: &Scheduler, json: bool) {
+fn report(answer: &Answer, seconds: f64, sched: &Scheduler, json: bool) -> Result<(), Failure> {
     if json {
-        println!("{}", json_line(answer, seconds, sched));
+        output::line(&json_line(answer, seconds, sched))?;
     } else {
-        println!("{}", answer.answer);
+        output::line(&answer.answer.to_string())?;
     }
-    eprintln!("{}", summary_line(answer, seconds, sched.threads()));
+    output::note(&summary_line(answer, seconds, sched.threads()));
+    Ok(())
 }
 
 /// `solve stones --list FILE`: the list file is created (or refused) before the scan and
@@ -305,41 +372,46 @@ fn solve_stones_listing(
     json: bool,
     sched: &Scheduler,
 ) -> Result<(), Failure> {
+    output::set_current_problem(Some(ProblemId::Stones));
     stones::preflight(&params, kernel)?;
     let mut list = stones::list::ListFile::create(path)?;
-    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
+    header(sched);
+    estimate::announce(&Request::Stones(params, kernel), sched, shows_progress(json));
     let start = Instant::now();
     let answer = stones::solve_listing(&params, kernel, sched, &mut list)?;
     list.commit()?;
-    report(&answer, start.elapsed().as_secs_f64(), sched, json);
-    Ok(())
+    report(&answer, start.elapsed().as_secs_f64(), sched, json)
 }
 
-fn solve_all(threads: Option<u64>, simd: Option<&str>, json: bool) -> Result<(), Failure> {
+fn solve_all(threads: Option<u64>, simd: Option<&str>, json: bool, verbose: bool) -> Result<(), Failure> {
     let sched = scheduler(None, threads, simd, json)?;
-    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
+    header(&sched);
     let mut rows = Vec::new();
     for problem in ProblemId::ALL {
+        output::set_current_problem(Some(problem));
         let request = Request::instance(problem, sched.threads());
         let (answer, seconds) = timed(&request, &sched)?;
-        eprintln!("{}", summary_line(&answer, seconds, sched.threads()));
+        if verbose {
+            output::note(&summary_line(&answer, seconds, sched.threads()));
+        }
         if json {
-            println!("{}", json_line(&answer, seconds, &sched));
+            output::line(&json_line(&answer, seconds, &sched))?;
         }
         rows.push((answer, seconds));
     }
     if !json {
         let params_width = rows.iter().map(|(a, _)| a.params_text().len()).max().unwrap_or(0);
-        println!("{:<8} {:<params_width$} {:>12} {:>10}", "problem", "parameters", "answer", "seconds");
+        let mut table = format!("{:<8} {:<params_width$} {:>12} {:>10}", "problem", "parameters", "answer", "seconds");
         for (answer, seconds) in &rows {
-            println!(
-                "{:<8} {:<params_width$} {:>12} {:>10.6}",
+            table += &format!(
+                "\n{:<8} {:<params_width$} {:>12} {:>10.6}",
                 answer.problem.name(),
                 answer.params_text(),
                 answer.answer,
                 seconds
             );
         }
+        output::line(&table)?;
     }
     Ok(())
 }
@@ -381,7 +453,7 @@ fn summary_line(answer: &Answer, seconds: f64, threads: usize) -> String {
 
 fn verify(deep: bool, threads: Option<u64>, simd: Option<&str>) -> Result<(), Failure> {
     let sched = scheduler(None, threads, simd, true)?;
-    eprintln!("{} · {} threads", platform::header(sched.simd()), sched.threads());
+    header(&sched);
     let (mut passed, mut failed) = (0, 0);
     let start = Instant::now();
     for check in games::all_checks(deep) {
@@ -393,16 +465,16 @@ fn verify(deep: bool, threads: Option<u64>, simd: Option<&str>) -> Result<(), Fa
         match outcome {
             Ok(detail) => {
                 passed += 1;
-                println!("ok   {} — {detail} ({seconds:.2} s)", check.name);
+                output::line(&format!("ok   {} — {detail} ({seconds:.2} s)", check.name))?;
             }
             Err(reason) => {
                 failed += 1;
-                println!("FAIL {} — {reason} ({seconds:.2} s)", check.name);
+                output::line(&format!("FAIL {} — {reason} ({seconds:.2} s)", check.name))?;
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
-    eprintln!("verify took {:.1} s", start.elapsed().as_secs_f64());
+    output::line(&format!("{passed} passed, {failed} failed"))?;
+    output::note(&format!("verify took {:.1} s", start.elapsed().as_secs_f64()));
     if failed > 0 { Err(Failure { message: format!("{failed} checks failed"), code: 1 }) } else { Ok(()) }
 }
 

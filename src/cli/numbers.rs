@@ -7,6 +7,14 @@
 /// must be an integer). Gives a short reason on failure, for clap to put after the
 /// option's name.
 pub fn parse_count(text: &str) -> Result<u64, String> {
+    parse_count_up_to(text, u64::MAX)
+}
+
+/// [`parse_count`] for an option whose largest accepted value is `max`: a number too
+/// large for `u64` is refused with `max`, the option's own limit, in the reason. A value
+/// that fits `u64` is returned even above `max`, for the option's validation to refuse
+/// with the same limit.
+pub fn parse_count_up_to(text: &str, max: u64) -> Result<u64, String> {
     let cleaned: String = text.trim().chars().filter(|&c| c != '_').collect();
     if cleaned.is_empty() {
         return Err("expected a whole number".into());
@@ -15,7 +23,7 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         return Err("must not be negative".into());
     }
     let cleaned = cleaned.strip_prefix('+').unwrap_or(&cleaned);
-    let too_large = || format!("{text} is too large (the limit is {})", u64::MAX);
+    let too_large = || format!("{text} is too large (the supported maximum is {max})");
     let integer = |s: &str| -> Result<u64, String> {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!("'{text}' is not a whole number (examples: 1000, 10^7, 1e7)"));
@@ -59,5 +67,16 @@ mod tests {
             assert!(parse_count(huge).unwrap_err().contains("too large"), "{huge}");
         }
         assert!(parse_count("-1").unwrap_err().contains("negative"));
+        assert!(parse_count("1e30").unwrap_err().contains("maximum is 18446744073709551615"));
+    }
+
+    #[test]
+    fn beyond_u64_names_the_option_limit() {
+        for huge in ["1e30", "2^64", "99999999999999999999"] {
+            let err = parse_count_up_to(huge, 1024).unwrap_err();
+            assert!(err.contains("too large") && err.contains("maximum is 1024"), "{err}");
+            assert!(!err.contains("18446744073709551615"), "{err}");
+        }
+        assert_eq!(parse_count_up_to("5000", 1024), Ok(5000), "left to the option's validation");
     }
 }

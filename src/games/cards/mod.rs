@@ -56,9 +56,7 @@ impl CardsParams {
     /// Validates the parameters.
     pub fn new(cards: u64, suits: u64, modulus: u64) -> Result<Self, InputError> {
         let err = |m: String| Err(InputError::new(ProblemId::Cards, m));
-        if cards == 0 {
-            return err("--cards must be at least 1".into());
-        }
+        // cards = 0 is answered by `solve` without the kernels: C(0, s) = 1.
         if suits == 0 {
             return err("--suits must be at least 1".into());
         }
@@ -66,7 +64,7 @@ impl CardsParams {
             return err(format!("--cards {cards} is above the supported maximum of 2^30 = {MAX_CARDS}"));
         }
         if !(3..MODULUS_LIMIT).contains(&modulus) {
-            return err(format!("--modulus {modulus} must be an odd prime below 2^31"));
+            return err(format!("--modulus {modulus} must be an odd prime, at most {} (2^31 - 1)", MODULUS_LIMIT - 1));
         }
         if !is_prime(modulus) {
             return err(format!(
@@ -152,10 +150,14 @@ pub fn preflight(params: &CardsParams, kernel: CardsKernel) -> Result<(), InputE
 /// Computes `C(cards, suits) mod modulus`.
 pub fn solve(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler) -> Result<Answer, InputError> {
     preflight(params, kernel)?;
+    // With no cards every suit has one starting set, the empty one, whose nimber is 0:
+    // the one position of s empty suits leaves the first player without a move, so
+    // C(0, s) = 1. The kernels start from n >= 1 (a transform of L = 2^ceil(log2 n)).
+    let answer = if params.cards == 0 { 1 } else { losing_sets(params, kernel, sched) };
     Ok(Answer {
         problem: ProblemId::Cards,
         params: vec![("cards", params.cards), ("suits", params.suits), ("modulus", params.modulus)],
-        answer: losing_sets(params, kernel, sched),
+        answer,
         extra: vec![],
         kernel: kernel.name(),
     })
@@ -291,7 +293,7 @@ mod tests {
     #[test]
     fn rejects_bad_parameters() {
         let p = CardsParams::DEFAULT_MODULUS;
-        assert!(CardsParams::new(0, 1, p).is_err());
+        assert_eq!(CardsParams::new(0, 1, p).map(|c| c.cards), Ok(0));
         assert!(CardsParams::new(1, 0, p).is_err());
         assert!(CardsParams::new(10, 10, 1_000_000_006).is_err()); // composite
         assert!(CardsParams::new(10, 10, 2).is_err());
@@ -312,6 +314,19 @@ mod tests {
         assert_eq!(losing_sets(&base, CardsKernel::Scalar, &sched), losing_sets(&shifted, CardsKernel::Scalar, &sched));
         let one = CardsParams::new(20, 1, p).unwrap();
         assert_eq!(losing_sets(&one, CardsKernel::Scalar, &sched), (1 << 18) + 2);
+    }
+
+    #[test]
+    fn no_cards_is_one_losing_set_as_the_search_finds() {
+        let sched = Scheduler::new(Some(2)).unwrap();
+        for suits in [1, 2, 5, 10_000_000] {
+            let searched = brute::losing_sets_by_convolution(&brute::initial_distribution(0), suits.min(5) as u32, 7);
+            assert_eq!(searched, 1);
+            let params = CardsParams::new(0, suits, CardsParams::DEFAULT_MODULUS).unwrap();
+            for &kernel in CardsKernel::ALL {
+                assert_eq!(solve(&params, kernel, &sched).unwrap().answer, 1, "{kernel}, {suits} suits");
+            }
+        }
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub use values::MAX_HEIGHT;
 
 /// The most stacks accepted.
 pub const MAX_STACKS: u64 = 1_000_000_000;
+/// The largest modulus accepted (the kernels reduce in `u32`).
+pub const MAX_MODULUS: u64 = u32::MAX as u64;
 
 /// Validated parameters: `F(stacks) mod modulus` for stacks of `height` coins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,17 +55,15 @@ impl CoinsParams {
     /// Validates the parameters.
     pub fn new(stacks: u64, height: u64, modulus: u64) -> Result<Self, InputError> {
         let err = |m: String| Err(InputError::new(ProblemId::Coins, m));
-        if stacks == 0 {
-            return err("--stacks must be at least 1".into());
-        }
+        // stacks = 0 is answered by `solve` without the kernels: F(0) = 1.
         if stacks > MAX_STACKS {
             return err(format!("--stacks {stacks} is above the supported maximum of {MAX_STACKS}"));
         }
         if !(1..=MAX_HEIGHT).contains(&height) {
             return err(format!("--height {height} must be between 1 and {MAX_HEIGHT}"));
         }
-        if !(2..1 << 32).contains(&modulus) {
-            return err(format!("--modulus {modulus} must be at least 2 and below 2^32"));
+        if !(2..=MAX_MODULUS).contains(&modulus) {
+            return err(format!("--modulus {modulus} must be at least 2 and at most {MAX_MODULUS} (2^32 - 1)"));
         }
         Ok(Self { stacks, height, modulus })
     }
@@ -161,6 +161,10 @@ pub fn solve(params: &CoinsParams, kernel: CoinsKernel, sched: &Scheduler) -> Re
     preflight(params, kernel)?;
     let (n, steps, m) = (params.stacks as usize, params.steps(), params.modulus as u32);
     let answer = match (kernel.dp(), kernel.formula()) {
+        // No stacks: the one empty arrangement, value 0, leaves whoever starts without a
+        // move, so F(0) = [x^0] P(x)^0 = 1 (the DP's first layer; the formulas start
+        // from n >= 1).
+        _ if n == 0 => 1 % m,
         (Some(dp), _) => dp.run(n, &steps, m, sched),
         (_, Some(f)) => f.run(n, &steps, m),
         (None, None) => unreachable!("every kernel is a DP or a formula"),
@@ -262,7 +266,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_parameters() {
-        assert!(CoinsParams::new(0, 2, 7).is_err());
+        assert_eq!(CoinsParams::new(0, 2, 7).map(|p| p.stacks), Ok(0));
         assert!(CoinsParams::new(5, 2, 1).is_err());
         assert!(CoinsParams::new(5, 2, 1 << 32).is_err());
         assert!(CoinsParams::new(MAX_STACKS + 1, 2, 7).is_err());
@@ -274,7 +278,7 @@ mod tests {
 
     #[test]
     fn search_matches_every_kernel_to_five_stacks() {
-        for n in 1..=5u64 {
+        for n in 0..=5u64 {
             let expected = brute::fair_arrangements(n as usize, 2);
             for &kernel in CoinsKernel::ALL {
                 let params = CoinsParams::new(n, 2, CoinsParams::DEFAULT_MODULUS).unwrap();

@@ -28,8 +28,9 @@ pub const CHARACTERS: u64 = 1 << CHARACTER_BITS;
 
 /// The largest modulus `M` accepted: the series run modulo `16·M`, below 2^62.
 pub const MAX_MODULUS: u64 = SERIES_MODULUS_LIMIT / CHARACTERS - 1;
-/// The most pins accepted (memory and time grow from there; see the kernels).
-pub const MAX_PINS: u64 = 100_000_000;
+/// The most pins accepted: the most any kernel takes (`newton`, bounded by the 2-adic
+/// order of its NTT primes), so every refusal of a size names this one maximum.
+pub const MAX_PINS: u64 = 2 * newton::MAX_HALF_PINS as u64;
 
 /// Validated parameters: `f(pins) mod modulus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,9 +53,8 @@ impl KaylesParams {
     /// Validates `pins` and `modulus`.
     pub fn new(pins: u64, modulus: u64) -> Result<Self, InputError> {
         let err = |m: String| Err(InputError::new(ProblemId::Kayles, m));
-        if pins == 0 {
-            return err("--pins must be at least 1".into());
-        }
+        // pins = 0 is the empty row, which every kernel counts: f(0) = 1 (the first
+        // player has no move and loses).
         if pins > MAX_PINS {
             return err(format!("--pins {pins} is above the supported maximum of {MAX_PINS}"));
         }
@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_parameters() {
-        assert!(KaylesParams::new(0, 10).is_err());
+        assert_eq!(KaylesParams::new(0, 10).map(|p| p.pins), Ok(0));
         assert!(KaylesParams::new(10, 1).is_err());
         assert!(KaylesParams::new(10, MAX_MODULUS + 1).is_err());
         assert!(KaylesParams::new(MAX_PINS + 1, 10).is_err());
@@ -411,6 +411,20 @@ mod tests {
                 let counts = fair_row_counts(10, modulus, kernel, &Scheduler::sequential()).unwrap();
                 let expected: Vec<u64> = searched.iter().map(|c| c % modulus).collect();
                 assert_eq!(counts, expected, "{kernel} mod {modulus}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_empty_row_is_answered_by_every_kernel_as_the_search_does() {
+        // f(0) = 1: the empty row leaves the first player without a move.
+        let table = brute::outcomes(2);
+        assert_eq!(brute::fair_rows_by_search(0, &table), 1);
+        let params = KaylesParams::new(0, 1_000_000_000).unwrap();
+        for &kernel in KaylesKernel::ALL {
+            for threads in [1, 2] {
+                let answer = solve(&params, kernel, &Scheduler::new(Some(threads)).unwrap()).unwrap().answer;
+                assert_eq!(answer, 1, "{kernel} on {threads} threads");
             }
         }
     }
@@ -496,7 +510,10 @@ mod tests {
         let big = KaylesParams::new(MAX_PINS, 10).unwrap();
         let err = preflight(&big, KaylesKernel::Reference).unwrap_err().to_string();
         assert!(err.contains("reference") && err.contains("--kernel newton"), "{err}");
-        assert!(preflight(&big, KaylesKernel::Newton).is_err());
+        // One maximum: the option's is newton's, and beyond it the parameters refuse.
+        assert_eq!(MAX_PINS, KaylesKernel::Newton.max_pins());
+        let err = KaylesParams::new(MAX_PINS + 1, 10).unwrap_err().to_string();
+        assert!(err.contains(&format!("maximum of {MAX_PINS}")), "{err}");
         let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
         assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
         let words = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Catalan };

@@ -1,22 +1,40 @@
 //! `--list FILE`: every losing triple as one CSV line `x,y,z`, in lexicographic order.
 //!
-//! The lines go to a temporary file next to `FILE` (same directory, so the final rename
+//! The lines go to a temporary file beside `FILE` (same directory, so the final rename
 //! cannot cross file systems), which is synced and renamed to `FILE` only when the scan
 //! is complete: an interrupted run leaves `FILE` as it was, never half written. The
 //! temporary file is created before the scan starts, so an unwritable path is refused at
-//! once; it is removed again if anything fails.
+//! once.
+//!
+//! What may sit at `FILE`: nothing (the list is created with the usual `0666 & !umask`
+//! mode), or a regular file, which is replaced and whose mode (and, where allowed, owner)
+//! the list keeps. A symlink is followed: the file it points to is replaced and the link
+//! stays a link; a link to nothing is refused. Anything else (a directory, a device, a
+//! FIFO, a socket) is refused before any work, and checked again just before the rename.
+//!
+//! The temporary file has a short name, `.gc.<pid>.<n>.tmp`, so any valid name of
+//! `FILE` works, and it is created with `O_EXCL`. It is removed on every failure: by
+//! [`Drop`] when the run returns an error or unwinds, by the handlers of SIGINT, SIGTERM
+//! and SIGHUP installed with the first list (which then end the process with one line
+//! and status 128 + the signal), and by [`remove_pending_temp`], which the binary's
+//! allocator calls when an allocation fails.
 
 use crate::games::{InputError, ProblemId};
+use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 /// Bytes buffered before a write: large writes, few system calls.
 const BUFFER_BYTES: usize = 1 << 20;
 
 /// A CSV list being written; see the module docs.
 pub struct ListFile {
+    /// The path as given, for messages.
     path: PathBuf,
+    /// The file that is replaced: `path`, or where its symlink points.
+    target: PathBuf,
     temp: PathBuf,
     out: Option<BufWriter<File>>,
     /// The first write error, reported by [`ListFile::commit`].
@@ -29,23 +47,89 @@ fn refuse(path: &Path, reason: impl std::fmt::Display) -> InputError {
     InputError::new(ProblemId::Stones, format!("--list {}: {reason}", path.display()))
 }
 
+/// Why a file of type `kind` is not replaced, or `None` for a regular file.
+fn not_regular(kind: fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("is a directory")
+    } else if kind.is_char_device() {
+        Some("is a character device, not a regular file; it is left as it is")
+    } else if kind.is_block_device() {
+        Some("is a block device, not a regular file; it is left as it is")
+    } else if kind.is_fifo() {
+        Some("is a FIFO, not a regular file; it is left as it is")
+    } else if kind.is_socket() {
+        Some("is a socket, not a regular file; it is left as it is")
+    } else {
+        Some("is not a regular file; it is left as it is")
+    }
+}
+
+/// The file `path` names once symlinks are followed, with its metadata if it exists;
+/// refuses what is not a regular file.
+fn resolve(path: &Path) -> Result<(PathBuf, Option<fs::Metadata>), InputError> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
+        Err(e) => Err(refuse(path, e)),
+        Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(refuse(path, "is a symlink to a file that does not exist; it is left as it is"))
+            }
+            Err(e) => Err(refuse(path, e)),
+            Ok(meta) => match not_regular(meta.file_type()) {
+                Some(why) => Err(refuse(path, format!("is a symlink to something that {why}"))),
+                None => Ok((fs::canonicalize(path).map_err(|e| refuse(path, e))?, Some(meta))),
+            },
+        },
+        Ok(meta) => match not_regular(meta.file_type()) {
+            Some(why) => Err(refuse(path, why)),
+            None => Ok((path.to_path_buf(), Some(meta))),
+        },
+    }
+}
+
+/// Tells temporary files of one process apart.
+static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
+
 impl ListFile {
     /// Creates the temporary file for `path`, or says why `path` cannot be written.
     pub fn create(path: &Path) -> Result<Self, InputError> {
-        let name = path.file_name().ok_or_else(|| refuse(path, "not a file name"))?;
-        if path.is_dir() {
-            return Err(refuse(path, "is a directory"));
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+        if path.file_name().is_none() {
+            return Err(refuse(path, "not a file name"));
         }
-        let temp_name = format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id());
-        let temp = path.with_file_name(temp_name);
-        let file = OpenOptions::new().write(true).create_new(true).open(&temp).map_err(|e| refuse(path, e))?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            temp,
-            out: Some(BufWriter::with_capacity(BUFFER_BYTES, file)),
-            error: None,
-            line: Vec::with_capacity(40),
-        })
+        let (target, existing) = resolve(path)?;
+        signals::install();
+        // No signal may come between the creation and the registration of the file
+        // (it would leave the file behind): they wait, blocked, until it is registered.
+        let _blocked = signals::Blocked::new();
+        let (temp, file) = loop {
+            let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+            let temp = target.with_file_name(format!(".gc.{}.{n}.tmp", std::process::id()));
+            match OpenOptions::new().write(true).create_new(true).mode(0o666).open(&temp) {
+                Ok(file) => break (temp, file),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => continue,
+                Err(e) => return Err(refuse(path, e)),
+            }
+        };
+        // Registered at once, so a signal from here on removes it.
+        signals::register(&temp, path);
+        // From here on, dropping `list` removes the temporary file.
+        let mut list =
+            Self { path: path.to_path_buf(), target, temp, out: None, error: None, line: Vec::with_capacity(40) };
+        if let Some(meta) = existing {
+            // The replacement keeps the owner where the process may set it (as root), and
+            // the mode: the owner first, since a change of owner clears set-id bits.
+            let created = file.metadata().map_err(|e| refuse(path, e))?;
+            if (meta.uid(), meta.gid()) != (created.uid(), created.gid()) {
+                let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+            }
+            file.set_permissions(fs::Permissions::from_mode(meta.mode() & 0o7777)).map_err(|e| refuse(path, e))?;
+        }
+        list.out = Some(BufWriter::with_capacity(BUFFER_BYTES, file));
+        Ok(list)
     }
 
     /// Appends the line `x,y,z`.
@@ -70,17 +154,42 @@ impl ListFile {
         let file = out.into_inner().map_err(|e| refuse(&self.path, e.error()))?;
         file.sync_all().map_err(|e| refuse(&self.path, e))?;
         drop(file);
-        fs::rename(&self.temp, &self.path).map_err(|e| refuse(&self.path, e))
+        // What sits at the target may have changed during the scan.
+        match fs::symlink_metadata(&self.target) {
+            Ok(meta) => {
+                if let Some(why) = not_regular(meta.file_type()) {
+                    return Err(refuse(&self.path, format!("{why} (it changed during the run)")));
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(refuse(&self.path, e)),
+        }
+        fs::rename(&self.temp, &self.target).map_err(|e| refuse(&self.path, e))?;
+        signals::unregister();
+        // The rename is durable once the directory is synced; a failure here loses
+        // nothing that is not already in place.
+        if let Some(dir) = self.target.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }) {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
     }
 }
 
 impl Drop for ListFile {
     /// Removes the temporary file unless it was renamed.
     fn drop(&mut self) {
-        if self.temp.exists() {
+        if signals::is_pending() {
             let _ = fs::remove_file(&self.temp);
+            signals::unregister();
         }
     }
+}
+
+/// Removes the temporary file of the list being written, if there is one, without
+/// allocating: for the binary's allocator when an allocation fails (the process then
+/// ends without unwinding, so [`Drop`] would not run). Async-signal-safe.
+pub fn remove_pending_temp() {
+    signals::remove_pending();
 }
 
 /// Appends `value` in decimal (the `fmt` machinery costs more than the scan per line).
@@ -96,6 +205,153 @@ fn push_decimal(line: &mut Vec<u8>, mut value: u32) {
         }
     }
     line.extend(digits[..n].iter().rev());
+}
+
+/// The signal handlers and the one pending temporary file they remove.
+///
+/// The handlers may run on any thread at any moment, so they only read a path built
+/// beforehand (a NUL-terminated C string behind an atomic pointer), call `unlink`,
+/// `write` and `_exit`, all async-signal-safe, and never allocate or lock.
+mod signals {
+    use super::*;
+
+    /// What a handler needs: the temporary path and the end of its message.
+    struct Pending {
+        temp: CString,
+        /// `"; --list FILE was left as it was\n"`.
+        suffix: Vec<u8>,
+    }
+
+    /// The list being written, or null. Set by [`register`], taken (swapped to null)
+    /// by whoever removes it: [`unregister`], a handler, or [`remove_pending`].
+    static PENDING: AtomicPtr<Pending> = AtomicPtr::new(std::ptr::null_mut());
+
+    /// Installs the handlers of SIGINT, SIGTERM and SIGHUP (once per process).
+    pub(super) fn install() {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            #[cfg(target_os = "linux")]
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: `action` is zeroed (no flags, an empty mask) and then given a
+                // handler of the `sa_handler` form, which only makes async-signal-safe
+                // calls (see `on_signal`).
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    libc::sigaction(signal, &action, std::ptr::null_mut());
+                }
+            }
+        });
+    }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP on the calling thread while it lives; a signal
+    /// that comes meanwhile is delivered when it is dropped.
+    pub(super) struct Blocked {
+        #[cfg(target_os = "linux")]
+        previous: libc::sigset_t,
+    }
+
+    impl Blocked {
+        pub(super) fn new() -> Self {
+            #[cfg(target_os = "linux")]
+            // SAFETY: the sets are zeroed, then initialised by sigemptyset before use.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                let mut previous: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                    libc::sigaddset(&mut set, signal);
+                }
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut previous);
+                Self { previous }
+            }
+            #[cfg(not(target_os = "linux"))]
+            Self {}
+        }
+    }
+
+    impl Drop for Blocked {
+        fn drop(&mut self) {
+            #[cfg(target_os = "linux")]
+            // SAFETY: `previous` is the mask pthread_sigmask returned.
+            unsafe {
+                libc::pthread_sigmask(libc::SIG_SETMASK, &self.previous, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// Makes `temp` the file a signal removes; `path` is the one named in the message.
+    pub(super) fn register(temp: &Path, path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(temp) = CString::new(temp.as_os_str().as_bytes()) else { return };
+        let suffix = format!("; --list {} was left as it was\n", path.display()).into_bytes();
+        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, suffix })), Ordering::SeqCst);
+        if !old.is_null() {
+            // SAFETY: a non-null pointer in PENDING came from Box::into_raw, and the swap
+            // made this the only owner.
+            drop(unsafe { Box::from_raw(old) });
+        }
+    }
+
+    /// Whether a temporary file is registered.
+    pub(super) fn is_pending() -> bool {
+        !PENDING.load(Ordering::SeqCst).is_null()
+    }
+
+    /// Forgets the registered file (renamed or removed by the caller).
+    pub(super) fn unregister() {
+        let old = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
+        if !old.is_null() {
+            // SAFETY: as in `register`: from Box::into_raw, now owned here alone.
+            drop(unsafe { Box::from_raw(old) });
+        }
+    }
+
+    /// Removes the registered file, if any; returns its message suffix. Async-signal-safe:
+    /// the entry is leaked, since the process is about to end.
+    fn take_and_unlink() -> Option<&'static Pending> {
+        let pending = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
+        if pending.is_null() {
+            return None;
+        }
+        // SAFETY: from Box::into_raw and now owned here; never freed (leaked on purpose).
+        let pending: &'static Pending = unsafe { &*pending };
+        #[cfg(target_os = "linux")]
+        // SAFETY: `temp` is a NUL-terminated path; unlink is async-signal-safe.
+        unsafe {
+            libc::unlink(pending.temp.as_ptr());
+        }
+        Some(pending)
+    }
+
+    /// See [`super::remove_pending_temp`].
+    pub(super) fn remove_pending() {
+        let _ = take_and_unlink();
+    }
+
+    /// Writes `bytes` to stderr, ignoring failures.
+    #[cfg(target_os = "linux")]
+    fn write_stderr(bytes: &[u8]) {
+        // SAFETY: a valid buffer of `bytes.len()` bytes; write is async-signal-safe.
+        let _ = unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
+    }
+
+    /// Removes the pending file, says so in one line, and ends with status 128 + signal.
+    #[cfg(target_os = "linux")]
+    extern "C" fn on_signal(signal: libc::c_int) {
+        let name: &[u8] = match signal {
+            libc::SIGINT => b"SIGINT",
+            libc::SIGTERM => b"SIGTERM",
+            _ => b"SIGHUP",
+        };
+        let pending = take_and_unlink();
+        write_stderr(b"error: stones: interrupted by ");
+        write_stderr(name);
+        write_stderr(pending.map_or(&b"\n"[..], |p| &p.suffix));
+        // SAFETY: _exit ends the process at once and is async-signal-safe.
+        unsafe { libc::_exit(128 + signal) }
+    }
 }
 
 #[cfg(test)]

@@ -35,8 +35,9 @@ impl StonesParams {
 
     /// Validates `limit`.
     pub fn new(limit: u64) -> Result<Self, InputError> {
+        // limit = 0 is the one triple (0, 0, 0), losing (no move), which every kernel
+        // finds: the sum is 0 over 1 losing triple.
         match limit {
-            0 => Err(InputError::new(ProblemId::Stones, "--limit must be at least 1")),
             l if l > MAX_LIMIT => Err(InputError::new(
                 ProblemId::Stones,
                 format!("--limit {l} is above the supported maximum of {MAX_LIMIT}"),
@@ -266,7 +267,7 @@ mod tests {
 
     #[test]
     fn rejects_bad_parameters() {
-        assert!(StonesParams::new(0).is_err());
+        assert_eq!(StonesParams::new(0).map(|p| p.limit), Ok(0));
         assert!(StonesParams::new(MAX_LIMIT + 1).is_err());
         assert!(StonesParams::new(1).is_ok());
     }
@@ -279,6 +280,19 @@ mod tests {
             let mut got = Vec::new();
             kernel.keyscan().run(20, &Scheduler::sequential(), &mut |x, y, z| got.push([x, y, z]));
             assert_eq!(got, table.losing_triples(20), "{kernel}");
+        }
+    }
+
+    #[test]
+    fn limit_zero_has_one_losing_triple_and_sum_zero_as_the_search_finds() {
+        let table = brute::StoneTable::solve(0);
+        assert_eq!(table.losing_triples(0), vec![[0, 0, 0]]);
+        let params = StonesParams::new(0).unwrap();
+        for &kernel in StonesKernel::ALL {
+            for threads in [1, 2] {
+                let answer = solve(&params, kernel, &Scheduler::new(Some(threads)).unwrap()).unwrap();
+                assert_eq!((answer.answer, answer.extra.clone()), (0, vec![("losing", 1)]), "{kernel}");
+            }
         }
     }
 
