@@ -1,8 +1,8 @@
 //! The words family on the AVX2 backend: the full window in two `__m256i` (eight words,
 //! seven exact), the tail window in one.
 //!
-//! AVX2 has no funnel shift: each one is two shifts by a uniform count (`vpsrlvq`,
-//! `vpsllvq`, whose count 64 gives zero, as a shift by 0 needs) and an OR with the
+//! AVX2 has no funnel shift: each one is two shifts by a uniform count (`vpsrlq`,
+//! `vpsllq`, whose count 64 gives zero, as a shift by 0 needs) and an OR with the
 //! neighbour lanes, which come from `vpermq` within one register and from `vperm2i128` +
 //! `vpalignr` across the two halves of the full window. The first free lane is
 //! `vpcmpeqq` against all ones, `vmovmskpd` and a trailing-zero count; a lane is moved
@@ -35,24 +35,27 @@ impl Words for Avx2 {
 // debug builds.
 
 /// `(v >> s) | (up << (64 - s))` in each lane, `s < 64`.
+///
+/// The uniform shifts with the count in an `xmm` register (`vpsrlq`, `vpsllq`), which
+/// give zero for a count of 64: written as `vpsllvq` on a splat, the compiler turned them
+/// into these shifts all the same, and added a compare and two `vpandn` to give the
+/// count 64 a meaning it already has.
 #[inline(always)]
 fn funnel_right(v: __m256i, up: __m256i, s: u32) -> __m256i {
     // SAFETY: see above.
     unsafe {
-        let right = _mm256_set1_epi64x(s as i64);
-        let left = _mm256_sub_epi64(_mm256_set1_epi64x(64), right);
-        _mm256_or_si256(_mm256_srlv_epi64(v, right), _mm256_sllv_epi64(up, left))
+        let (right, left) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        _mm256_or_si256(_mm256_srl_epi64(v, right), _mm256_sll_epi64(up, left))
     }
 }
 
-/// `(v << s) | (down >> (64 - s))` in each lane, `s < 64`.
+/// `(v << s) | (down >> (64 - s))` in each lane, `s < 64` (the shifts as above).
 #[inline(always)]
 fn funnel_left(v: __m256i, down: __m256i, s: u32) -> __m256i {
     // SAFETY: see above.
     unsafe {
-        let left = _mm256_set1_epi64x(s as i64);
-        let right = _mm256_sub_epi64(_mm256_set1_epi64x(64), left);
-        _mm256_or_si256(_mm256_sllv_epi64(v, left), _mm256_srlv_epi64(down, right))
+        let (left, right) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        _mm256_or_si256(_mm256_sll_epi64(v, left), _mm256_srl_epi64(down, right))
     }
 }
 
