@@ -14,6 +14,7 @@ use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::keyscan::{KeyscanVariant, StoneScan, check};
 use crate::kernels::variant_enum;
 use crate::memory;
+use crate::platform::Caches;
 use crate::sched::Scheduler;
 
 /// The largest limit accepted: the sum must fit `u64` (true below 2^20) and the
@@ -76,7 +77,9 @@ variant_enum! {
 /// strips win: 3.03 ms against 3.31 ms; starting the second worker costs more than it
 /// saves. From 1250 the tiles win: 4.64 against 5.51 ms, 6.99 against 8.65 ms at 1500,
 /// 11.3 against 16.1 ms at 2000; the ladder (results/timings.csv) has them twice as fast
-/// from 5000 on.
+/// from 5000 on. Measured on the Zen 4 with AVX-512; the strips and the tiles search with
+/// the same windows on every backend (`keyscan::window`), so a backend speeds both up
+/// alike and the crossover is kept for all of them.
 pub const TILES_FROM: u32 = 1250;
 
 /// On one thread the strips are the default up to here. They are 1–5% ahead of the
@@ -85,13 +88,28 @@ pub const TILES_FROM: u32 = 1250;
 /// 6.79–6.88 s at 2·10^4 (whole processes, alternated, three each). From 2.5·10^4,
 /// where the strips' rows no longer stay in the L2 cache, the two are level:
 /// 12.0–12.8 against 12.1–12.3 s, and 19.4–19.7 against 19.6–19.7 s at 3·10^4 (two
-/// each).
+/// each). Measured on the Zen 4 (1 MiB of L2 per core); see [`tiles_from_one_thread`]
+/// for other caches.
 pub const TILES_FROM_ONE_THREAD: u32 = 25_000;
 
+/// The L2 cache of the machine [`TILES_FROM_ONE_THREAD`] was measured on.
+const MEASURED_L2: u64 = 1 << 20;
+
+/// The one-thread crossover for a CPU with `caches`: where the strips' rows stop fitting
+/// in L2. A pile group is two rows of `L / 64` words, so the groups a strip keeps hot take
+/// bytes in proportion to `L`, and the crossover moves with the L2 size (12 500 on a Zen
+/// 3's 512 KiB). Never below [`TILES_FROM`]: one thread does not make the tiles cheaper
+/// than two.
+pub fn tiles_from_one_thread(caches: Caches) -> u32 {
+    let scaled = TILES_FROM_ONE_THREAD as u64 * caches.l2 as u64 / MEASURED_L2;
+    scaled.clamp(TILES_FROM as u64 + 1, MAX_LIMIT) as u32
+}
+
 impl StonesKernel {
-    /// The fastest kernel for `params` on `threads` threads.
+    /// The fastest kernel for `params` on `threads` threads (on every backend: see
+    /// [`TILES_FROM`]), with the one-thread crossover from this CPU's L2.
     pub fn default_for(params: &StonesParams, threads: usize) -> Self {
-        let from = if threads >= 2 { TILES_FROM } else { TILES_FROM_ONE_THREAD };
+        let from = if threads >= 2 { TILES_FROM } else { tiles_from_one_thread(Caches::detect()) };
         if params.limit >= from { StonesKernel::DiagonalTiles } else { StonesKernel::Diagonal }
     }
 
@@ -253,8 +271,19 @@ mod tests {
         assert_eq!(at(TILES_FROM, 2), StonesKernel::DiagonalTiles);
         assert_eq!(at(TILES_FROM, 8), StonesKernel::DiagonalTiles);
         assert_eq!(at(TILES_FROM, 1), StonesKernel::Diagonal);
-        assert_eq!(at(TILES_FROM_ONE_THREAD - 1, 1), StonesKernel::Diagonal);
-        assert_eq!(at(TILES_FROM_ONE_THREAD, 1), StonesKernel::DiagonalTiles);
+        // The one-thread crossover of this CPU's caches (TILES_FROM_ONE_THREAD on the
+        // Zen 4 where it was measured).
+        let one_thread = tiles_from_one_thread(Caches::detect());
+        assert_eq!(at(one_thread - 1, 1), StonesKernel::Diagonal);
+        assert_eq!(at(one_thread, 1), StonesKernel::DiagonalTiles);
+    }
+
+    #[test]
+    fn the_one_thread_crossover_follows_the_l2_cache() {
+        let with_l2 = |l2: usize| tiles_from_one_thread(Caches { l2, ..Caches::FALLBACK });
+        assert_eq!(with_l2(1 << 20), TILES_FROM_ONE_THREAD);
+        assert_eq!(with_l2(512 << 10), TILES_FROM_ONE_THREAD / 2);
+        assert_eq!(with_l2(1), TILES_FROM + 1);
     }
 
     #[test]

@@ -73,15 +73,19 @@ pub fn check_against(
         if got != expected || got_scan != expected_scan {
             let first = (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i));
             return Err(format!(
-                "keyscan {variant} ({} threads): L={limit}: {got_scan:?} vs reference {expected_scan:?}, first differing triple #{first:?}: {:?} vs {:?}",
+                "keyscan {variant} ({} threads, {}): L={limit}: {got_scan:?} vs reference {expected_scan:?}, first differing triple #{first:?}: {:?} vs {:?}",
                 sched.threads(),
+                sched.simd(),
                 first.and_then(|i| got.get(i)),
                 first.and_then(|i| expected.get(i)),
             ));
         }
         let counted = variant.count(limit, sched);
         if counted != expected_scan {
-            return Err(format!("keyscan {variant}: L={limit}: count() gives {counted:?}, run() {got_scan:?}"));
+            return Err(format!(
+                "keyscan {variant} ({}): L={limit}: count() gives {counted:?}, run() {got_scan:?}",
+                sched.simd()
+            ));
         }
     }
     Ok(())
@@ -90,6 +94,12 @@ pub fn check_against(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simd::Simd;
+
+    /// A scheduler of `threads` threads on `simd`'s backend.
+    fn on(threads: usize, simd: Simd) -> Scheduler {
+        Scheduler::new(Some(threads)).unwrap().with_simd(simd)
+    }
 
     #[test]
     fn naive_finds_the_worked_example() {
@@ -109,16 +119,20 @@ mod tests {
         }
     }
 
-    /// Every variant, on one thread and on two, at every `L <= 400`. The reference
-    /// ignores the scheduler, so it runs on one thread only: at every limit it is most of
-    /// the test's time (7.5 s of 9 s in the test profile).
+    /// Every variant, on one thread and on two, on every backend this CPU has, at every
+    /// `L <= 400`. The reference ignores the scheduler, so it runs once, on one thread
+    /// and the portable backend: at every limit it is most of the test's time (7.5 s of
+    /// 9 s in the test profile, before the backends were added).
     #[test]
     fn every_variant_matches_the_reference() {
         let reference = Reference::new(*CHECK_LIMITS.end());
-        for threads in [1, 2] {
-            let sched = Scheduler::new(Some(threads)).unwrap();
-            for &v in KeyscanVariant::ALL.iter().filter(|&&v| threads == 1 || v != KeyscanVariant::Naive) {
-                check_against(v, &reference, CHECK_LIMITS, &sched).unwrap();
+        for simd in Simd::available() {
+            for threads in [1, 2] {
+                let sched = on(threads, simd);
+                let first = threads == 1 && simd == Simd::portable();
+                for &v in KeyscanVariant::ALL.iter().filter(|&&v| first || v != KeyscanVariant::Naive) {
+                    check_against(v, &reference, CHECK_LIMITS, &sched).unwrap();
+                }
             }
         }
     }
@@ -132,12 +146,29 @@ mod tests {
     fn the_diagonal_scans_agree_with_the_bitset_scan_beyond_one_window() {
         for limit in [447, 448, 511, 700, 1000, 1536, 2047] {
             let (expected, expected_scan) = losing_triples(KeyscanVariant::BitsetX8, limit, &Scheduler::sequential());
-            for threads in [1, 2] {
-                let sched = Scheduler::new(Some(threads)).unwrap();
-                for variant in [KeyscanVariant::Diagonal, KeyscanVariant::DiagonalTiles] {
-                    let (got, scan) = losing_triples(variant, limit, &sched);
-                    assert_eq!(scan, expected_scan, "{variant} L={limit} threads {threads}");
-                    assert!(got == expected, "{variant} L={limit} threads {threads}: the triples differ");
+            for simd in Simd::available() {
+                for threads in [1, 2] {
+                    let sched = on(threads, simd);
+                    for variant in [KeyscanVariant::Diagonal, KeyscanVariant::DiagonalTiles] {
+                        let (got, scan) = losing_triples(variant, limit, &sched);
+                        assert_eq!(scan, expected_scan, "{variant} L={limit} threads {threads} {simd}");
+                        assert!(got == expected, "{variant} L={limit} threads {threads} {simd}: the triples differ");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Project Euler instance: the same count and sum from every variant but the
+    /// cubic reference, on every backend and thread count, and the known answer.
+    #[test]
+    fn results_do_not_depend_on_the_backend_or_the_thread_count() {
+        let expected = StoneScan { losing: 121_060, sum: 167_542_057 };
+        for simd in Simd::available() {
+            for threads in [1, 2, 3] {
+                let sched = on(threads, simd);
+                for &v in KeyscanVariant::ALL.iter().filter(|&&v| v != KeyscanVariant::Naive) {
+                    assert_eq!(v.count(1000, &sched), expected, "{v} on {simd}, {threads} threads");
                 }
             }
         }

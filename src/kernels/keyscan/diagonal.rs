@@ -49,11 +49,15 @@ use super::window::{
     DiagonalGroups, LineTables, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
 };
 use crate::sched::Scheduler;
+use crate::simd::Simd;
+use crate::simd::words::Words;
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
-/// lexicographic order when given (`sched` only draws the progress bar).
+/// lexicographic order when given (`sched` gives the backend and draws the progress bar;
+/// the scan is sequential).
 pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, mut sink: Option<&mut dyn FnMut(u32, u32, u32)>) -> StoneScan {
-    let mut tables = LineTables::new(limit);
+    let simd = sched.simd();
+    let mut tables = LineTables::new(limit, simd);
     let mut scan = StoneScan::default();
     let mut kept = Vec::new();
     let mut exhausted = ExhaustedPiles::new(limit);
@@ -62,9 +66,9 @@ pub fn keyscan_diagonal(limit: u32, sched: &Scheduler, mut sink: Option<&mut dyn
     let progress = sched.progress(strips as u64, "stones strips");
     for s in 0..strips {
         match sink.as_deref_mut() {
-            None => scan.add(&scan_strip::<false, false>(&mut tables, &mut exhausted, s, &mut kept, &mut searches)),
+            None => scan.add(&scan_strip(simd, Sum, &mut tables, &mut exhausted, s, &mut kept, &mut searches)),
             Some(sink) => {
-                scan.add(&scan_strip::<true, false>(&mut tables, &mut exhausted, s, &mut kept, &mut searches));
+                scan.add(&scan_strip(simd, Keep, &mut tables, &mut exhausted, s, &mut kept, &mut searches));
                 kept.sort_unstable();
                 kept.drain(..).for_each(|[x, y, z]| sink(x, y, z));
             }
@@ -86,43 +90,100 @@ pub struct Searches {
     pub settled: u64,
 }
 
-/// [`keyscan_diagonal`] without a sink, counting its searches.
+/// [`keyscan_diagonal`] without a sink, counting its searches (on the best backend).
 pub fn count_searches(limit: u32) -> (StoneScan, Searches) {
-    let mut tables = LineTables::new(limit);
+    count_searches_on(limit, Simd::best())
+}
+
+/// [`count_searches`] on `simd`'s backend.
+pub fn count_searches_on(limit: u32, simd: Simd) -> (StoneScan, Searches) {
+    let mut tables = LineTables::new(limit, simd);
     let (mut scan, mut searches) = (StoneScan::default(), Searches::default());
     let mut exhausted = ExhaustedPiles::new(limit);
     for s in 0..(limit >> 6) + 1 {
-        scan.add(&scan_strip::<false, true>(&mut tables, &mut exhausted, s, &mut Vec::new(), &mut searches));
+        scan.add(&scan_strip(simd, Count, &mut tables, &mut exhausted, s, &mut Vec::new(), &mut searches));
     }
     (scan, searches)
 }
 
 /// Debug builds (and the tests): every pair left out as exhausted would have found no
 /// partner.
-fn assert_settled_pairs_fail(settled: u64, x_lo: u32, t: u32, limit: u32, groups: &DiagonalGroups<'_>) {
+#[inline(always)]
+fn assert_settled_pairs_fail<B: Words>(settled: u64, x_lo: u32, t: u32, limit: u32, groups: &DiagonalGroups<'_>) {
     let mut found = [(0, 0); 64];
     let mut count = 0;
-    search_pairs(settled, x_lo, t, limit, &mut found, &mut count, |x, y| partner(groups, x, y));
+    search_pairs(settled, x_lo, t, limit, &mut found, &mut count, |x, y| partner::<B>(groups, x, y));
     assert_eq!(count, 0, "an exhausted pair has a partner: {:?}", found[0]);
 }
 
-/// Scans strip `s` (pile sizes `x` in `64 s .. 64 s + 64`) by anti-diagonals; pushes its
-/// losing triples to `kept` in the order found when `KEEP`, and counts its searches in
-/// `searches` when `COUNT`.
-///
-/// A function of its own, compiled once per `KEEP` (and `COUNT`), so that only the tables, the strip
-/// and the counts are live in the hot loop: with the sink, the progress bar and the
-/// strip loop around it, the loop ran out of registers and reloaded spilled addresses
-/// beside its six window loads (warm, L = 1000, one process alternating the two: 2.98
-/// ms before, 2.86 ms after).
-#[inline(never)]
-fn scan_strip<const KEEP: bool, const COUNT: bool>(
+/// What a strip scan does beside its searches and marks: keep its triples (`KEEP`),
+/// count its searches (`COUNT`). A type per choice, so that each is compiled on its own
+/// with the other branches gone.
+trait StripMode: Copy {
+    const KEEP: bool;
+    const COUNT: bool;
+}
+
+/// The count and sum only.
+#[derive(Clone, Copy)]
+struct Sum;
+/// The triples kept as well.
+#[derive(Clone, Copy)]
+struct Keep;
+/// The searches counted as well.
+#[derive(Clone, Copy)]
+struct Count;
+
+impl StripMode for Sum {
+    const KEEP: bool = false;
+    const COUNT: bool = false;
+}
+impl StripMode for Keep {
+    const KEEP: bool = true;
+    const COUNT: bool = false;
+}
+impl StripMode for Count {
+    const KEEP: bool = false;
+    const COUNT: bool = true;
+}
+
+/// `(KEEP, COUNT)` of a mode.
+#[inline(always)]
+fn flags<M: StripMode>(_: M) -> (bool, bool) {
+    (M::KEEP, M::COUNT)
+}
+
+crate::simd::multiversion! {
+    /// Scans strip `s` (pile sizes `x` in `64 s .. 64 s + 64`) by anti-diagonals on
+    /// `simd`'s backend; pushes its losing triples to `kept` in the order found when the
+    /// mode keeps them, and counts its searches in `searches` when it counts them.
+    ///
+    /// A function of its own, compiled once per mode and backend (the entry point of the
+    /// backend, whose features the whole strip loop is compiled with), so that only the
+    /// tables, the strip and the counts are live in the hot loop: with the sink, the
+    /// progress bar and the strip loop around it, the loop ran out of registers and
+    /// reloaded spilled addresses beside its six window loads (warm, L = 1000, one
+    /// process alternating the two: 2.98 ms before, 2.86 ms after).
+    fn scan_strip(
+        mode: impl StripMode,
+        tables: &mut LineTables,
+        exhausted: &mut ExhaustedPiles,
+        s: u32,
+        kept: &mut Vec<[u32; 3]>,
+        searches: &mut Searches,
+    ) -> StoneScan => scan_strip_generic;
+}
+
+#[inline(always)]
+fn scan_strip_generic<B: Words>(
+    mode: impl StripMode,
     tables: &mut LineTables,
     exhausted: &mut ExhaustedPiles,
     s: u32,
     kept: &mut Vec<[u32; 3]>,
     searches: &mut Searches,
 ) -> StoneScan {
+    let (keep, counting) = flags(mode);
     let limit = tables.limit();
     let mut scan = StoneScan::default();
     // Pairs with a partner among (at most) 64 of one anti-diagonal; pass 1 writes each
@@ -144,16 +205,16 @@ fn scan_strip<const KEEP: bool, const COUNT: bool>(
         let groups = tables.diagonal_groups(x_lo, t);
         if cfg!(debug_assertions) {
             // Searched without the lower bound the exhausted piles give.
-            assert_settled_pairs_fail(settled, x_lo, t, limit, &groups);
+            assert_settled_pairs_fail::<B>(settled, x_lo, t, limit, &groups);
         }
-        if COUNT {
+        if counting {
             searches.wide += (open & !tail).count_ones() as u64;
             searches.tail += (open & tail).count_ones() as u64;
             searches.settled += settled.count_ones() as u64;
         }
         let groups = groups.with_exhausted(exhausted);
-        search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner_tail(&groups, x, y));
-        search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner(&groups, x, y));
+        search_pairs(open & tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner_tail::<B>(&groups, x, y));
+        search_pairs(open & !tail, x_lo, t, limit, &mut found, &mut count, |x, y| partner::<B>(&groups, x, y));
         // The sum of the anti-diagonal's triples is `count t` plus their `z`s: one add per
         // triple in the loop, which is short of registers.
         let mut z_sum = 0u64;
@@ -161,7 +222,7 @@ fn scan_strip<const KEEP: bool, const COUNT: bool>(
             let y = t - x;
             z_sum += z as u64;
             tables.mark(x, y, z);
-            if KEEP {
+            if keep {
                 kept.push([x, y, z]);
             }
         }
@@ -193,7 +254,7 @@ mod tests {
                 }
             });
             let open = (0..side).flat_map(|x| (x..side).map(move |y| (x, y))).filter(|&(x, y)| !closed[x * side + y]);
-            let (scan, searches) = count_searches(limit);
+            let (scan, searches) = count_searches_on(limit, Simd::portable());
             assert_eq!(scan, expected, "L={limit}");
             assert_eq!(
                 searches.wide + searches.tail + searches.settled,
@@ -208,7 +269,9 @@ mod tests {
     /// 76 377 pairs, 29 583 of them below the tail.
     #[test]
     fn the_scan_settles_what_the_model_counts() {
-        let (_, searches) = count_searches(1000);
-        assert_eq!(searches, Searches { wide: 149_894, tail: 33_860, settled: 76_377 });
+        for simd in Simd::available() {
+            let (_, searches) = count_searches_on(1000, simd);
+            assert_eq!(searches, Searches { wide: 149_894, tail: 33_860, settled: 76_377 }, "{simd}");
+        }
     }
 }

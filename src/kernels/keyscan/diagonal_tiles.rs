@@ -53,6 +53,8 @@ use super::window::{
     tail_start,
 };
 use crate::sched::Scheduler;
+use crate::simd::Simd;
+use crate::simd::words::Words;
 
 /// The tile side, as a power of two (at most 6: one open-flag word per block).
 pub const TILE_LOG: u32 = 6;
@@ -146,7 +148,8 @@ fn diagonal_tiles(
         |b| BlockLayout::diff_words(limit, log, b),
     );
     let layout = BlockLayout::new(&tables, limit, log);
-    run_tiles(&tables, sched, sink, |t, i, j, keep, outbox| scan_tile(t, &layout, i, j, keep, outbox))
+    let simd = sched.simd();
+    run_tiles(&tables, sched, sink, |t, i, j, keep, outbox| scan_tile(t, &layout, simd, i, j, keep, outbox))
 }
 
 /// Bytes the scan allocates for `limit`: the blocks (the open flags are an eighth of a
@@ -191,21 +194,47 @@ impl Held<'_> {
 /// the view) whose groups `view` finds: the pairs in the tail of the rows (`tail`) first,
 /// as in `diagonal.rs`; returns the new `count` of `found`.
 ///
-/// Out of line: inlined into the tile loop, the search loop kept more values live than
-/// there are registers and reloaded eleven of them from the stack beside its six window
-/// loads; here it reloads five. Warm runs at `L = 1000`, 101 a process, the builds
-/// alternated five times: 3.17–3.30 ms against 3.29–3.37 ms inlined on one thread, and
-/// 1.83–1.88 ms against 1.88–1.95 ms on two.
+/// Out of line (the entry point of the view's backend, compiled with its features):
+/// inlined into the tile loop, the search loop kept more values live than there are
+/// registers and reloaded eleven of them from the stack beside its six window loads; here
+/// it reloads five. Warm runs at `L = 1000`, 101 a process, the builds alternated five
+/// times: 3.17–3.30 ms against 3.29–3.37 ms inlined on one thread, and 1.83–1.88 ms
+/// against 1.88–1.95 ms on two.
 #[inline(never)]
 fn search_view(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 64], count: usize) -> usize {
+    search_view_on(view.simd(), view, open, tail, found, count)
+}
+
+crate::simd::multiversion! {
+    /// [`search_view`] on one backend.
+    fn search_view_on(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 64], count: usize) -> usize
+        => search_view_generic;
+}
+
+#[inline(always)]
+fn search_view_generic<B: Words>(
+    view: &DiagonalGroups<'_>,
+    open: u64,
+    tail: u64,
+    found: &mut [(u32, u32); 64],
+    count: usize,
+) -> usize {
     let (x0, t, limit, mut count) = (view.x0(), view.t(), view.limit(), count);
-    search_pairs(open & tail, x0, t, limit, found, &mut count, |x, y| partner_tail(view, x, y));
-    search_pairs(open & !tail, x0, t, limit, found, &mut count, |x, y| partner(view, x, y));
+    search_pairs(open & tail, x0, t, limit, found, &mut count, |x, y| partner_tail::<B>(view, x, y));
+    search_pairs(open & !tail, x0, t, limit, found, &mut count, |x, y| partner::<B>(view, x, y));
     count
 }
 
-/// Scans the pairs of tile `(i, j)` by anti-diagonals.
-fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -> TileOut {
+/// Scans the pairs of tile `(i, j)` by anti-diagonals, searching on `simd`'s backend.
+fn scan_tile(
+    t: &BlockTables,
+    at: &BlockLayout,
+    simd: Simd,
+    i: u32,
+    j: u32,
+    keep: bool,
+    outbox: &mut Outbox,
+) -> TileOut {
     let (limit, tile, rw, g) = (at.limit, 1u32 << at.log, at.rw, at.g);
     let k = j - i;
     // The same locking order as `wavefront.rs`: pile blocks ascending, then difference
@@ -285,8 +314,10 @@ fn scan_tile(t: &BlockTables, at: &BlockLayout, i: u32, j: u32, keep: bool, outb
             let from_k = ((d - 2 * x_first) as usize).wrapping_sub(first_d as usize).wrapping_mul(g);
             let (k_at, low_at) = (base_k.wrapping_add(from_k), (base_low + tile as usize * g).wrapping_add(from_k));
             let diff_low = held.diff_low.as_deref().unwrap_or(&[]);
-            let view_k = DiagonalGroups::new([pile_x, pile_y, held.diff_k], [x_at, y_at, k_at], rw, limit, x_first, d);
-            let view_low = DiagonalGroups::new([pile_x, pile_y, diff_low], [x_at, y_at, low_at], rw, limit, x_first, d);
+            let view_k =
+                DiagonalGroups::new([pile_x, pile_y, held.diff_k], [x_at, y_at, k_at], rw, limit, x_first, d, simd);
+            let view_low =
+                DiagonalGroups::new([pile_x, pile_y, diff_low], [x_at, y_at, low_at], rw, limit, x_first, d, simd);
             let span = (x_last - x_first) as u64;
             let open = !pile_x[flags_x + (d - 2 * x_lo) as usize] >> (x_first - x_lo) & (u64::MAX >> (63 - span));
             exhausted.refresh(d, |x, from| k2t_first_clear(pile_x, x, from));

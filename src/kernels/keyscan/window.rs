@@ -50,6 +50,8 @@
 
 use super::exhausted::{ExhaustedPiles, first_clear};
 use super::tables::Table;
+use crate::simd::Simd;
+use crate::simd::words::{Window, Words};
 
 /// Marks `z` as "no partner": any value above the limit.
 pub const NO_PARTNER: u32 = u32::MAX;
@@ -85,6 +87,8 @@ pub struct LineTables {
     /// triangular count of the earlier strips' words: one load and an add per flag a
     /// losing triple sets, where the count took a dozen instructions.
     strip_base: Vec<usize>,
+    /// The backend the searches of a continued window run on (see [`PairSource::simd`]).
+    simd: Simd,
 }
 
 /// One group of a pair: the buffer holding it and the index of its first word (the
@@ -131,8 +135,8 @@ impl LineTables {
         8 * Self::buffer_words(limit) as u64
     }
 
-    /// Empty tables for `limit`.
-    pub fn new(limit: u32) -> Self {
+    /// Empty tables for `limit`, searched on `simd`'s backend.
+    pub fn new(limit: u32, simd: Simd) -> Self {
         let row_words = Self::row_words_for(limit);
         let table_words = (limit as usize + 1) * 2 * row_words;
         let words = vec![0u64; Self::buffer_words(limit)];
@@ -146,7 +150,7 @@ impl LineTables {
         // Strip s starts at anti-diagonal 128 s, and has at least 128 s words before it
         // (for L >= 64), so the subtraction stays non-negative.
         let strip_base = (0..=limit as usize >> 6).map(|s| open_base + Self::strip_start(limit, s) - 128 * s).collect();
-        Self { limit, row_words, words, pile_base, diff_base, strip_base }
+        Self { limit, row_words, words, pile_base, diff_base, strip_base, simd }
     }
 
     /// The largest pile size `L`.
@@ -378,6 +382,9 @@ pub trait PairSource {
     fn least_partner(&self, _x: u32, y: u32) -> u32 {
         y
     }
+    /// The backend of the scan: a continued search (out of line, `partner_from`) runs
+    /// its windows on it.
+    fn simd(&self) -> Simd;
 }
 
 impl PairSource for LineTables {
@@ -392,6 +399,10 @@ impl PairSource for LineTables {
     #[inline(always)]
     fn groups(&self, x: u32, y: u32) -> PairGroups<'_> {
         self.pair_groups(x, y)
+    }
+
+    fn simd(&self) -> Simd {
+        self.simd
     }
 }
 
@@ -429,16 +440,27 @@ pub struct DiagonalGroups<'a> {
     /// bound for every partner, which lets a search that needs more than one window
     /// start where one row alone stops blocking.
     exhausted: Option<&'a ExhaustedPiles>,
+    simd: Simd,
 }
 
 impl<'a> DiagonalGroups<'a> {
     /// The view of anti-diagonal `t` from `x0`, given the buffers `[x, y, difference]`
-    /// and the word indexes of the first pair's groups in them (see the fields).
+    /// and the word indexes of the first pair's groups in them (see the fields), searched
+    /// on `simd`'s backend.
     #[inline(always)]
-    pub fn new(words: [&'a [u64]; 3], at: [usize; 3], row_words: usize, limit: u32, x0: u32, t: u32) -> Self {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        words: [&'a [u64]; 3],
+        at: [usize; 3],
+        row_words: usize,
+        limit: u32,
+        x0: u32,
+        t: u32,
+        simd: Simd,
+    ) -> Self {
         let [x_words, y_words, d_words] = words;
         let [x_at, y_at, d_at] = at;
-        Self { x_words, y_words, d_words, row_words, limit, x0, t, x_at, y_at, d_at, exhausted: None }
+        Self { x_words, y_words, d_words, row_words, limit, x0, t, x_at, y_at, d_at, exhausted: None, simd }
     }
 
     /// The same view, with the least free differences of its piles.
@@ -467,7 +489,7 @@ impl LineTables {
         debug_assert!(2 * x0 <= t, "anti-diagonal {t} from x = {x0}");
         let words = &self.words[..];
         let at = [self.pile_group(x0), self.pile_group(t - x0), self.diff_group(t - 2 * x0)];
-        DiagonalGroups::new([words; 3], at, self.row_words, self.limit, x0, t)
+        DiagonalGroups::new([words; 3], at, self.row_words, self.limit, x0, t, self.simd)
     }
 }
 
@@ -499,6 +521,10 @@ impl PairSource for DiagonalGroups<'_> {
     fn least_partner(&self, x: u32, y: u32) -> u32 {
         self.exhausted.map_or(y, |e| e.least_partner(x, y))
     }
+
+    fn simd(&self) -> Simd {
+        self.simd
+    }
 }
 
 /// The partner of the open pair `(x, y)` given the marks in `tables`: the least free `z`
@@ -511,9 +537,9 @@ impl PairSource for DiagonalGroups<'_> {
 /// Warm, `L = 1000`, one thread (example binaries alternated, p10 of 201 runs): 2.22 ->
 /// 2.13 ms, with the unchecked `found` slot of [`search_pairs`].
 #[inline(always)]
-pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+pub fn partner<B: Words>(tables: &impl PairSource, x: u32, y: u32) -> u32 {
     let next = (y as usize >> 6) + WINDOW_WORDS;
-    let found = first_window(tables.groups(x, y), tables.row_words(), x, y);
+    let found = first_window::<B::Full>(tables.groups(x, y), tables.row_words(), x, y);
     let more = found.is_none() & (next <= tables.limit() as usize >> 6);
     if more {
         return partner_from(tables, x, y, next);
@@ -524,25 +550,37 @@ pub fn partner(tables: &impl PairSource, x: u32, y: u32) -> u32 {
 /// [`partner`] for a pair in the tail of the rows, `y >= tail_start(L)` (see
 /// [`tail_window`]).
 #[inline(always)]
-pub fn partner_tail(tables: &impl PairSource, x: u32, y: u32) -> u32 {
+pub fn partner_tail<B: Words>(tables: &impl PairSource, x: u32, y: u32) -> u32 {
     debug_assert!(y >= tail_start(tables.limit()));
-    tail_window(tables.groups(x, y), tables.row_words(), x, y).unwrap_or(NO_PARTNER)
+    tail_window::<B::Tail>(tables.groups(x, y), tables.row_words(), x, y).unwrap_or(NO_PARTNER)
 }
 
 /// The search continued from word `w` on (no candidate below `y` is left there). Out of
-/// line, and given only the pair: the hot loop need not keep the groups for it.
+/// line, and given only the pair: the hot loop need not keep the groups for it. It runs
+/// on the backend of `tables.simd()`, through an entry point of its own (a function
+/// without the features would call each vector operation out of line).
 ///
 /// Not marked `#[cold]`: rare at `L = 1000` (1.4% of the open pairs), it is 40% of a
 /// one-thread run at `10^4`. Without the hint the scans ran as with it (alternated CLI
 /// runs, one thread: 2.95 against 3.03 ms at 1000, 218.9 against 218.0 ms at 5000).
 #[inline(never)]
-fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
+fn partner_from(tables: &impl PairSource, x: u32, y: u32, w: usize) -> u32 {
+    partner_from_on(tables.simd(), tables, x, y, w)
+}
+
+crate::simd::multiversion! {
+    /// [`partner_from`] on one backend.
+    fn partner_from_on(tables: &impl PairSource, x: u32, y: u32, w: usize) -> u32 => partner_from_generic;
+}
+
+#[inline(always)]
+fn partner_from_generic<B: Words>(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
     let (g, rw) = (tables.groups(x, y), tables.row_words());
     // Skip the windows that one row alone blocks (`exhausted.rs`); a bound past `L`
     // leaves the loop below at once.
     w = w.max(tables.least_partner(x, y) as usize >> 6);
     while w <= tables.limit() as usize >> 6 {
-        if let Some(z) = next_window(g, rw, x, y, w) {
+        if let Some(z) = next_window::<B::Full>(g, rw, x, y, w) {
             return z;
         }
         w += WINDOW_WORDS;
@@ -550,8 +588,8 @@ fn partner_from(tables: &impl PairSource, x: u32, y: u32, mut w: usize) -> u32 {
     NO_PARTNER
 }
 
-/// The blocked bits of one word, read the slow and obvious way (the portable search and
-/// the tests): bit `j` is candidate `z = 64 w + j`, with candidates below `y` blocked.
+/// The blocked bits of one word, read the slow and obvious way (the tests' reference for
+/// the windows): bit `j` is candidate `z = 64 w + j`, with candidates below `y` blocked.
 pub fn blocked_word(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> u64 {
     // 64 bits of the second row of `group`, from bit `start` (which may be negative:
     // those bits are candidates below y, replaced by ones below).
@@ -578,295 +616,83 @@ pub fn blocked_word(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> u
         | bits(g.x, z0 - y as isize)
 }
 
-/// The first free candidate among the lanes of `blocked`, if any.
+// The window loads. Why they stay inside the buffers: every group lies in a buffer with a
+// zero line (eight words) before its first group and after its last (`LineTables`, the
+// tiles' blocks), and its rows are whole lines. A load at word `w < row_words` of a row
+// reads at most eight words from there, so at most into the next row, or the zero line
+// after the last group; a second-row load from bit `start >= -64` starts at most one word
+// before the row, inside the previous row (or the zero line before the first group). The
+// search asks only for `w` and `start` of that kind: `w0 = y / 64 < row_words`, later
+// windows from `w <= L / 64 < row_words`, `start = 64 w - x >= -64` since `x <= y`, and
+// `64 w - y >= -63`. Each backend checks the bound in debug builds.
+
+/// The window of words `w ..` of `group` (of its first row: `w >= row_words` reaches
+/// into the second).
 #[inline(always)]
-fn first_free(blocked: impl IntoIterator<Item = u64>, first_word: usize) -> Option<u32> {
-    blocked
-        .into_iter()
-        .enumerate()
-        .find(|&(_, b)| b != u64::MAX)
-        .map(|(lane, b)| (64 * (first_word + lane)) as u32 + (!b).trailing_zeros())
+fn load<W: Window>(group: Group<'_>, w: usize) -> W {
+    // SAFETY: in bounds by the layout (above); the CPU has `W`'s instruction set because
+    // the search runs only inside an entry point of `W`'s backend.
+    unsafe { W::load_words(group.words, group.at + w) }
 }
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512vl",
-    target_feature = "avx512vbmi2"
-))]
-mod lanes {
-    //! The window in one AVX-512 register (`wide` has no funnel shift, lane alignment or
-    //! lane permutation, so the intrinsics are used directly), at two widths: 512 bits for
-    //! the first and later windows, 256 bits for the tail window. One generic search,
-    //! [`window`], over the [`Lanes`] of either width.
+/// The bytes of the second row of `group` from its bit `start` rounded down to a byte
+/// (`start >= -64`: bits before the row are whatever the previous line holds).
+#[inline(always)]
+fn second_row_bytes<W: Window>(group: Group<'_>, rw: usize, start: isize) -> W {
+    // SAFETY: as for `load`.
+    unsafe { W::load_bytes(group.words, (8 * (group.at + rw) as isize + (start >> 3)) as usize) }
+}
 
-    use super::{Group, PairGroups, WINDOW_WORDS};
-    use std::arch::x86_64::*;
+/// Lane `i` holds the 64 bits of the second row of `group` from bit `start + 64 i`
+/// (the exact lanes).
+#[inline(always)]
+fn shifted<W: Window>(group: Group<'_>, rw: usize, start: isize) -> W {
+    second_row_bytes::<W>(group, rw, start).funnel_down(start)
+}
 
-    /// The operations a window needs on its lanes of 64 candidates, at one width. The
-    /// top lane is inexact after the funnel shifts (it has no upper neighbour in the
-    /// register), so a window has `LANES - 1` exact lanes.
-    trait Lanes: Copy {
-        /// Words (lanes) in one register.
-        const LANES: usize;
-
-        /// The register at byte index `at` of `words`; the caller guarantees that its
-        /// `8 LANES` bytes lie inside `words`.
-        fn load_bytes(words: &[u64], at: usize) -> Self;
-
-        /// The register at word index `at` of `words` (the same guarantee). Not
-        /// `load_bytes(words, 8 * at)`: a word index lets the address use the scaled
-        /// addressing mode, where the byte index took extra instructions and measured 1%
-        /// slower on the tiles.
-        fn load_words(words: &[u64], at: usize) -> Self;
-
-        /// `a | b | c`.
-        fn or3(a: Self, b: Self, c: Self) -> Self;
-
-        /// `a | b`.
-        fn or(a: Self, b: Self) -> Self;
-
-        /// Each lane funnelled with its upper neighbour by `bits mod 8` bits: from a load
-        /// at byte `floor(start / 8)`, the bits from `start` on.
-        fn funnel_down(self, bits: isize) -> Self;
-
-        /// Each lane funnelled with its lower neighbour by `bits mod 64` bits, ones
-        /// shifted in below lane 0.
-        fn funnel_up_ones(self, bits: u32) -> Self;
-
-        /// Bit `i` set when exact lane `i` has a zero bit (a free candidate).
-        fn open_lanes(self) -> u32;
-
-        /// Lane `lane`, moved in registers (a store and reload would stall forwarding).
-        fn lane(self, lane: u32) -> u64;
-
-        /// The first free candidate (a zero bit) in the exact lanes, lane 0 being word `w`.
-        #[inline(always)]
-        fn first_free(self, w: usize) -> Option<u32> {
-            let open = self.open_lanes();
-            let lane = open.trailing_zeros();
-            // Computed whether or not a lane is open (lane 32 reads as lane 0), so that the
-            // caller can choose without a branch (see `super::partner`).
-            let z = 64 * (w as u32 + lane) + (!self.lane(lane)).trailing_zeros();
-            std::hint::select_unpredictable(open != 0, Some(z), None)
-        }
-
-        /// The register of words `w ..` of `group` (of its first row: `w >= row_words`
-        /// reaches into the second).
-        #[inline(always)]
-        fn load(group: Group<'_>, w: usize) -> Self {
-            Self::load_words(group.words, group.at + w)
-        }
-
-        /// The bytes of the second row of `group` from its bit `start` rounded down to a
-        /// byte (`start >= -64`: bits before the row are whatever the previous line holds).
-        #[inline(always)]
-        fn second_row_bytes(group: Group<'_>, rw: usize, start: isize) -> Self {
-            Self::load_bytes(group.words, (8 * (group.at + rw) as isize + (start >> 3)) as usize)
-        }
-
-        /// Lane `i` holds the 64 bits of the second row of `group` from bit `start + 64 i`
-        /// (the exact lanes).
-        #[inline(always)]
-        fn shifted(group: Group<'_>, rw: usize, start: isize) -> Self {
-            Self::second_row_bytes(group, rw, start).funnel_down(start)
-        }
-    }
-
-    /// The bound the loads rely on, checked whenever debug assertions are on (the test
-    /// profile): `bytes` bytes from byte `at` inside `words`.
-    #[inline(always)]
-    fn assert_in_bounds(words: &[u64], at: usize, bytes: usize) {
-        debug_assert!(at + bytes <= 8 * words.len(), "load of bytes {at}..+{bytes} past {} words", words.len());
-    }
-
-    // SAFETY (every intrinsic in the two impls): this module is compiled only when the
-    // build targets avx512f, avx512vl and avx512vbmi2, so every CPU the binary may run on
-    // has them; apart from the loads they touch registers only, and each load reads bytes
-    // that its caller guarantees lie inside the slice (the layout of `LineTables` and of
-    // the tiles' blocks, and the callers' offsets), checked in debug builds.
-    impl Lanes for __m512i {
-        const LANES: usize = 8;
-
-        #[inline(always)]
-        fn load_bytes(words: &[u64], at: usize) -> Self {
-            assert_in_bounds(words, at, 64);
-            // SAFETY: see above (an unaligned load is allowed).
-            unsafe { _mm512_loadu_si512(words.as_ptr().cast::<u8>().add(at).cast()) }
-        }
-
-        #[inline(always)]
-        fn load_words(words: &[u64], at: usize) -> Self {
-            assert_in_bounds(words, 8 * at, 64);
-            // SAFETY: see above.
-            unsafe { _mm512_loadu_si512(words.as_ptr().add(at).cast()) }
-        }
-
-        #[inline(always)]
-        fn or3(a: Self, b: Self, c: Self) -> Self {
-            // SAFETY: see above.
-            unsafe { _mm512_ternarylogic_epi64::<0xfe>(a, b, c) }
-        }
-
-        #[inline(always)]
-        fn or(a: Self, b: Self) -> Self {
-            // SAFETY: see above.
-            unsafe { _mm512_or_si512(a, b) }
-        }
-
-        #[inline(always)]
-        fn funnel_down(self, bits: isize) -> Self {
-            // SAFETY: see above.
-            unsafe {
-                _mm512_shrdv_epi64(self, _mm512_alignr_epi64::<1>(self, self), _mm512_set1_epi64(bits as i64 & 7))
-            }
-        }
-
-        #[inline(always)]
-        fn funnel_up_ones(self, bits: u32) -> Self {
-            // SAFETY: see above.
-            unsafe {
-                let below = _mm512_alignr_epi64::<7>(self, _mm512_set1_epi64(-1));
-                _mm512_shldv_epi64(self, below, _mm512_set1_epi64(bits as i64))
-            }
-        }
-
-        #[inline(always)]
-        fn open_lanes(self) -> u32 {
-            // SAFETY: see above.
-            unsafe { _mm512_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm512_set1_epi64(-1)) as u32 }
-        }
-
-        #[inline(always)]
-        fn lane(self, lane: u32) -> u64 {
-            // SAFETY: see above.
-            unsafe {
-                let word = _mm512_permutexvar_epi64(_mm512_set1_epi64(lane as i64), self);
-                _mm_cvtsi128_si64(_mm512_castsi512_si128(word)) as u64
-            }
-        }
-    }
-
-    // The 256-bit forms are why the module needs avx512vl.
-    impl Lanes for __m256i {
-        const LANES: usize = 4;
-
-        #[inline(always)]
-        fn load_bytes(words: &[u64], at: usize) -> Self {
-            assert_in_bounds(words, at, 32);
-            // SAFETY: see above the 512-bit impl.
-            unsafe { _mm256_loadu_si256(words.as_ptr().cast::<u8>().add(at).cast()) }
-        }
-
-        #[inline(always)]
-        fn load_words(words: &[u64], at: usize) -> Self {
-            assert_in_bounds(words, 8 * at, 32);
-            // SAFETY: see above the 512-bit impl.
-            unsafe { _mm256_loadu_si256(words.as_ptr().add(at).cast()) }
-        }
-
-        #[inline(always)]
-        fn or3(a: Self, b: Self, c: Self) -> Self {
-            // SAFETY: see above the 512-bit impl.
-            unsafe { _mm256_ternarylogic_epi64::<0xfe>(a, b, c) }
-        }
-
-        #[inline(always)]
-        fn or(a: Self, b: Self) -> Self {
-            // SAFETY: see above the 512-bit impl.
-            unsafe { _mm256_or_si256(a, b) }
-        }
-
-        #[inline(always)]
-        fn funnel_down(self, bits: isize) -> Self {
-            // SAFETY: see above the 512-bit impl.
-            unsafe {
-                _mm256_shrdv_epi64(self, _mm256_alignr_epi64::<1>(self, self), _mm256_set1_epi64x(bits as i64 & 7))
-            }
-        }
-
-        #[inline(always)]
-        fn funnel_up_ones(self, bits: u32) -> Self {
-            // SAFETY: see above the 512-bit impl.
-            unsafe {
-                let below = _mm256_alignr_epi64::<3>(self, _mm256_set1_epi64x(-1));
-                _mm256_shldv_epi64(self, below, _mm256_set1_epi64x(bits as i64))
-            }
-        }
-
-        #[inline(always)]
-        fn open_lanes(self) -> u32 {
-            // SAFETY: see above the 512-bit impl.
-            unsafe { _mm256_mask_cmpneq_epi64_mask((1 << (Self::LANES - 1)) - 1, self, _mm256_set1_epi64x(-1)) as u32 }
-        }
-
-        #[inline(always)]
-        fn lane(self, lane: u32) -> u64 {
-            // SAFETY: see above the 512-bit impl.
-            unsafe {
-                let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), self);
-                _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64
-            }
-        }
-    }
-
-    /// The window of the pair `(x, y)` from word `w0 = y / 64`, `V::LANES - 1` words wide.
-    #[inline(always)]
-    fn window<V: Lanes>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        let w0 = y as usize >> 6;
-        // k2t[y] and k3[y-x] from bit 64 w0 - x (same shift: OR first, shift once).
-        let start = 64 * w0 as isize - x as isize;
-        let (k2t_y, k3_d) = (V::second_row_bytes(g.y, rw, start), V::second_row_bytes(g.d, rw, start));
-        let (k1_y, k1_x, k2_d) = (V::load(g.y, w0), V::load(g.x, w0), V::load(g.d, w0));
-        // k2t[x] from bit -(y mod 64): the first words of the row.
-        let k2t_x = V::load(g.x, rw);
-        let at_zx = V::or(k2t_y, k3_d).funnel_down(start);
-        // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
-        let at_zy = k2t_x.funnel_up_ones(y);
-        V::or3(V::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w0)
-    }
-
-    /// See [`super::first_window`].
-    #[inline(always)]
-    pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        const { assert!(<__m512i as Lanes>::LANES - 1 == WINDOW_WORDS) };
-        window::<__m512i>(g, rw, x, y)
-    }
-
-    /// See [`super::tail_window`]: the same window in four lanes of 256 bits, three of
-    /// them exact.
-    #[inline(always)]
-    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        window::<__m256i>(g, rw, x, y)
-    }
-
-    /// See [`super::next_window`].
-    #[inline(always)]
-    pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-        type V = __m512i;
-        let (k1_y, k1_x, k2_d) = (V::load(g.y, w), V::load(g.x, w), V::load(g.d, w));
-        let (start_x, start_y) = (64 * w as isize - x as isize, 64 * w as isize - y as isize);
-        // k2t[y] and k3[y-x] share their start bit: OR first, shift once (as in the first window).
-        let (k2t_y, k3_d) = (V::second_row_bytes(g.y, rw, start_x), V::second_row_bytes(g.d, rw, start_x));
-        let at_zy = V::shifted(g.x, rw, start_y);
-        let at_zx = V::or(k2t_y, k3_d).funnel_down(start_x);
-        V::or3(V::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w)
-    }
+/// The window of the pair `(x, y)` from word `w0 = y / 64`, `W::LANES - 1` words wide.
+///
+/// * `k1[y]`, `k1[x]`, `k2[y-x]` at `z`: three loads at word `w0`;
+/// * `k2t[y]` and `k3[y-x]` at `z - x`: both start at bit `S = 64 w0 - x` of their rows,
+///   so one load each at byte `floor(S / 8)`, OR-ed, then one funnel shift of each lane
+///   with its upper neighbour by `S mod 8` bits;
+/// * `k2t[x]` at `z - y`: these bits start at `-(y mod 64)`, always within the first
+///   words of the row, so one aligned load and a funnel shift by `y mod 64` with all-ones
+///   shifted in at the bottom. The ones are exactly the candidates `z < y` of the first
+///   word: the "below `y`" mask comes for free.
+#[inline(always)]
+fn window<W: Window>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+    let w0 = y as usize >> 6;
+    // k2t[y] and k3[y-x] from bit 64 w0 - x (same shift: OR first, shift once).
+    let start = 64 * w0 as isize - x as isize;
+    let (k2t_y, k3_d) = (second_row_bytes::<W>(g.y, rw, start), second_row_bytes::<W>(g.d, rw, start));
+    let (k1_y, k1_x, k2_d) = (load::<W>(g.y, w0), load::<W>(g.x, w0), load::<W>(g.d, w0));
+    // k2t[x] from bit -(y mod 64): the first words of the row.
+    let k2t_x = load::<W>(g.x, rw);
+    let at_zx = W::or(k2t_y, k3_d).funnel_down(start);
+    // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
+    let at_zy = k2t_x.funnel_up_ones(y);
+    W::or3(W::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w0)
 }
 
 /// The first window of the open pair `(x, y)`: the least free `z` among the candidates
-/// `64 w0 .. 64 w0 + 448` (`w0 = y / 64`), if there is one.
+/// `64 w0 .. 64 w0 + 448` (`w0 = y / 64`), if there is one; `W` is a backend's full
+/// window.
 #[inline(always)]
-pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    backend::first_window(g, rw, x, y)
+pub fn first_window<W: Window>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+    debug_assert_eq!(W::LANES - 1, WINDOW_WORDS);
+    window::<W>(g, rw, x, y)
 }
 
 /// The window of a pair in the *tail* of the rows (`y >= tail_start(L)`): the three words
-/// from `w0 = y / 64` on hold every candidate up to `L`, so half the width of
-/// [`first_window`] settles the pair; `None` means no partner.
+/// from `w0 = y / 64` on hold every candidate up to `L`, so a backend's tail window
+/// (`W`, three exact words) settles the pair; `None` means no partner. Its fourth lane,
+/// inexact after the funnel shift, can only name a `z` above `L`, which means "no
+/// partner" as the exact value would.
 #[inline(always)]
-pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-    backend::tail_window(g, rw, x, y)
+pub fn tail_window<W: Window>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
+    debug_assert!(W::LANES > 3);
+    window::<W>(g, rw, x, y)
 }
 
 /// The least `y` whose window [`tail_window`] may use: from word `w` on, three words reach
@@ -876,77 +702,48 @@ pub const fn tail_start(limit: u32) -> u32 {
     64 * (limit / 64).saturating_sub(2)
 }
 
-/// A later window, words `w .. w + 7`, all of whose candidates are above `y`.
+/// A later window, words `w .. w + 7`, all of whose candidates are above `y`; `W` is a
+/// backend's full window.
 #[inline(always)]
-pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-    backend::next_window(g, rw, x, y, w)
+pub fn next_window<W: Window>(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
+    let (k1_y, k1_x, k2_d) = (load::<W>(g.y, w), load::<W>(g.x, w), load::<W>(g.d, w));
+    let (start_x, start_y) = (64 * w as isize - x as isize, 64 * w as isize - y as isize);
+    // k2t[y] and k3[y-x] share their start bit: OR first, shift once (as in the first window).
+    let (k2t_y, k3_d) = (second_row_bytes::<W>(g.y, rw, start_x), second_row_bytes::<W>(g.d, rw, start_x));
+    let at_zy = shifted::<W>(g.x, rw, start_y);
+    let at_zx = W::or(k2t_y, k3_d).funnel_down(start_x);
+    W::or3(W::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w)
 }
-
-/// The windows one word at a time with [`blocked_word`]: the backend of builds without
-/// AVX-512 (F, VL, VBMI2).
-#[cfg_attr(
-    all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512vl",
-        target_feature = "avx512vbmi2"
-    ),
-    allow(dead_code)
-)]
-mod portable {
-    use super::{NO_PARTNER, PairGroups, WINDOW_WORDS, blocked_word, first_free};
-
-    /// Any window, words `w .. w + 7`.
-    pub fn next_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32, w: usize) -> Option<u32> {
-        // Words past the rows hold no candidate <= L; stop at the last row word so that
-        // the reads stay inside the rows (the result is the same: any z found there is > L).
-        let last = (rw - 1).min(w + WINDOW_WORDS - 1);
-        first_free((w..=last).map(|v| blocked_word(g, rw, x, y, v)), w).or(if last < w + WINDOW_WORDS - 1 {
-            // The rows ended inside the window: nothing free up to the end means no partner.
-            Some(NO_PARTNER)
-        } else {
-            None
-        })
-    }
-
-    /// The first window: the same from `w0 = y / 64`.
-    pub fn first_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        next_window(g, rw, x, y, y as usize >> 6)
-    }
-
-    /// The tail window: the first window, which reaches past `L` for these pairs.
-    pub fn tail_window(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32> {
-        first_window(g, rw, x, y)
-    }
-}
-
-// The backend this build can run: the AVX-512 lanes, or the portable word loop (the
-// arrangement of BLAKE3: a portable implementation beside the per-ISA one, with the same
-// functions, chosen here once).
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512vl",
-    target_feature = "avx512vbmi2"
-))]
-use lanes as backend;
-#[cfg(not(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512vl",
-    target_feature = "avx512vbmi2"
-)))]
-use portable as backend;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
 
+    crate::simd::multiversion! {
+        /// [`partner`] on one backend.
+        fn partner_on(t: &LineTables, x: u32, y: u32) -> u32 => partner;
+    }
+
+    crate::simd::multiversion! {
+        /// [`partner_tail`] on one backend.
+        fn partner_tail_on(t: &LineTables, x: u32, y: u32) -> u32 => partner_tail;
+    }
+
+    /// The first free candidate among the words of `blocked`, the first being word
+    /// `first_word`, if any.
+    fn first_free(blocked: impl IntoIterator<Item = u64>, first_word: usize) -> Option<u32> {
+        blocked
+            .into_iter()
+            .enumerate()
+            .find(|&(_, b)| b != u64::MAX)
+            .map(|(lane, b)| (64 * (first_word + lane)) as u32 + (!b).trailing_zeros())
+    }
+
     /// Tables with random bits (density `1 - 2^-k`) in every row word, the padding lines
     /// included, so that loads reading them would show.
     fn random_tables(limit: u32, rng: &mut SplitMix64, k: u32) -> LineTables {
-        let mut t = LineTables::new(limit);
+        let mut t = LineTables::new(limit, Simd::portable());
         let dense = |rng: &mut SplitMix64| (0..k).fold(0, |acc, _| acc | rng.next_u64());
         t.words.iter_mut().for_each(|w| *w = dense(rng));
         t
@@ -965,13 +762,17 @@ mod tests {
         let mut rng = SplitMix64(260);
         for limit in [0, 1, 63, 64, 65, 447, 448, 511, 512, 1000, 2000] {
             for k in [1, 3, 6] {
-                let t = random_tables(limit, &mut rng, k);
+                let mut t = random_tables(limit, &mut rng, k);
                 for _ in 0..300 {
                     let y = rng.below(limit as u64 + 1) as u32;
                     let x = rng.below(y as u64 + 1) as u32;
-                    let z = partner(&t, x, y);
-                    let got = (z <= limit).then_some(z);
-                    assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
+                    // Every backend, each continuing its searches on itself.
+                    for simd in Simd::available() {
+                        t.simd = simd;
+                        let z = partner_on(simd, &t, x, y);
+                        let got = (z <= limit).then_some(z);
+                        assert_eq!(got, partner_by_words(&t, x, y), "{simd} L={limit} k={k} ({x}, {y})");
+                    }
                 }
             }
         }
@@ -992,9 +793,11 @@ mod tests {
                 for _ in 0..300 {
                     let y = start + rng.below((limit - start) as u64 + 1) as u32;
                     let x = rng.below(y as u64 + 1) as u32;
-                    let z = partner_tail(&t, x, y);
-                    let got = (z <= limit).then_some(z);
-                    assert_eq!(got, partner_by_words(&t, x, y), "L={limit} k={k} ({x}, {y})");
+                    for simd in Simd::available() {
+                        let z = partner_tail_on(simd, &t, x, y);
+                        let got = (z <= limit).then_some(z);
+                        assert_eq!(got, partner_by_words(&t, x, y), "{simd} L={limit} k={k} ({x}, {y})");
+                    }
                 }
             }
         }
@@ -1004,7 +807,7 @@ mod tests {
     fn diagonal_groups_are_the_pairs_groups() {
         let at = |g: PairGroups<'_>| [g.y.at, g.x.at, g.d.at];
         for limit in [0, 1, 63, 64, 65, 200] {
-            let t = LineTables::new(limit);
+            let t = LineTables::new(limit, Simd::portable());
             for x0 in (0..=limit).step_by(64) {
                 let x_hi = (x0 + 63).min(limit);
                 for diagonal in 2 * x0..=x_hi + limit {
@@ -1021,7 +824,7 @@ mod tests {
     #[test]
     fn groups_are_line_aligned_and_rows_hold_the_limit() {
         for limit in [0, 63, 64, 511, 512, 1000] {
-            let t = LineTables::new(limit);
+            let t = LineTables::new(limit, Simd::portable());
             assert_eq!(t.row_words % LINE_WORDS, 0);
             assert!(64 * t.row_words > limit as usize);
             for a in [0, limit / 2, limit] {
@@ -1040,12 +843,12 @@ mod tests {
     #[test]
     fn a_mark_outside_the_tables_panics() {
         for (x, y, z) in [(3, 2, 5), (1, 4, 3), (0, 5, 11), (10, 10, 11), (0, 0, u32::MAX)] {
-            let mut t = LineTables::new(10);
+            let mut t = LineTables::new(10, Simd::portable());
             let marked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.mark(x, y, z)));
             assert!(marked.is_err(), "({x}, {y}, {z})");
             assert!(t.words.iter().all(|&w| w == 0), "({x}, {y}, {z}) wrote");
         }
-        let mut t = LineTables::new(10);
+        let mut t = LineTables::new(10, Simd::portable());
         t.mark(0, 10, 10);
         assert!(t.closed(0, 10) && t.closed(10, 10));
     }
@@ -1054,7 +857,7 @@ mod tests {
     fn marks_are_the_keys_and_the_open_flags() {
         // (1, 3, 3): K1(3,3), K1(1,3), K2(2,3) in both orientations, K2(0,1) transposed,
         // K3(2,2) (seed section 3); the diff-row copy of K2(0,1) is one of the two left out.
-        let mut t = LineTables::new(4);
+        let mut t = LineTables::new(4, Simd::portable());
         t.mark(1, 3, 3);
         assert!(t.get(Table::K1, 3, 3) && t.get(Table::K1, 1, 3));
         assert!(t.get(Table::K2, 2, 3) && t.get(Table::K2t, 3, 2));

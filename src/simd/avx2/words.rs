@@ -1,1 +1,213 @@
-//! The words family on this backend.
+//! The words family on the AVX2 backend: the full window in two `__m256i` (eight words,
+//! seven exact), the tail window in one.
+//!
+//! AVX2 has no funnel shift: each one is two shifts by a uniform count (`vpsrlq`,
+//! `vpsllq`, whose count 64 gives zero, as a shift by 0 needs) and an OR with the
+//! neighbour lanes, which come from `vpermq` within one register and from `vperm2i128` +
+//! `vpalignr` across the two halves of the full window. The first free lane is
+//! `vpcmpeqq` against all ones, `vmovmskpd` and a trailing-zero count; a lane is moved
+//! to the bottom by `vpermd` (a store and reload would stall store forwarding).
+
+use crate::simd::Avx2;
+use crate::simd::words::{Window, Words, assert_in_bounds};
+use std::arch::x86_64::*;
+
+/// Eight words in two `__m256i` (words 0–3, 4–7), seven exact.
+#[derive(Clone, Copy, Debug)]
+pub struct Ymm2 {
+    lo: __m256i,
+    hi: __m256i,
+}
+
+/// Four words in one `__m256i`, three exact.
+#[derive(Clone, Copy, Debug)]
+pub struct Ymm(__m256i);
+
+impl Words for Avx2 {
+    type Full = Ymm2;
+    type Tail = Ymm;
+}
+
+// SAFETY (every intrinsic below): a window exists only after one of its `unsafe` loads,
+// whose caller guarantees that the CPU has this backend's instruction set (AVX2 among
+// it; `crate::simd::words`); apart from the loads the intrinsics touch registers only,
+// and each load reads bytes that its caller guarantees lie inside the slice, checked in
+// debug builds.
+
+/// `(v >> s) | (up << (64 - s))` in each lane, `s < 64`.
+///
+/// The uniform shifts with the count in an `xmm` register (`vpsrlq`, `vpsllq`), which
+/// give zero for a count of 64: written as `vpsllvq` on a splat, the compiler turned them
+/// into these shifts all the same, and added a compare and two `vpandn` to give the
+/// count 64 a meaning it already has.
+#[inline(always)]
+fn funnel_right(v: __m256i, up: __m256i, s: u32) -> __m256i {
+    // SAFETY: see above.
+    unsafe {
+        let (right, left) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        _mm256_or_si256(_mm256_srl_epi64(v, right), _mm256_sll_epi64(up, left))
+    }
+}
+
+/// `(v << s) | (down >> (64 - s))` in each lane, `s < 64` (the shifts as above).
+#[inline(always)]
+fn funnel_left(v: __m256i, down: __m256i, s: u32) -> __m256i {
+    // SAFETY: see above.
+    unsafe {
+        let (left, right) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        _mm256_or_si256(_mm256_sll_epi64(v, left), _mm256_srl_epi64(down, right))
+    }
+}
+
+/// Bit `i` set when lane `i` of `v` is all ones.
+#[inline(always)]
+fn full_lanes(v: __m256i) -> u32 {
+    // SAFETY: see above.
+    unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, _mm256_set1_epi64x(-1)))) as u32 }
+}
+
+/// Lane `lane mod 4` of `v`.
+#[inline(always)]
+fn lane_of(v: __m256i, lane: u32) -> u64 {
+    let i = 2 * (lane & 3) as i64;
+    // SAFETY: see above.
+    unsafe {
+        let word = _mm256_permutevar8x32_epi32(v, _mm256_set1_epi64x(i | (i + 1) << 32));
+        _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64
+    }
+}
+
+/// The lanes `[a2, a3, b0, b1]`.
+#[inline(always)]
+fn middle(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: see above.
+    unsafe { _mm256_permute2x128_si256::<0x21>(a, b) }
+}
+
+impl Window for Ymm2 {
+    const LANES: usize = 8;
+
+    #[inline(always)]
+    unsafe fn load_bytes(words: &[u64], at: usize) -> Self {
+        assert_in_bounds(words, at, 64);
+        // SAFETY: see above (unaligned loads are allowed).
+        unsafe {
+            let p = words.as_ptr().cast::<u8>().add(at);
+            Ymm2 { lo: _mm256_loadu_si256(p.cast()), hi: _mm256_loadu_si256(p.add(32).cast()) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn load_words(words: &[u64], at: usize) -> Self {
+        assert_in_bounds(words, 8 * at, 64);
+        // SAFETY: see above.
+        unsafe {
+            let p = words.as_ptr().add(at);
+            Ymm2 { lo: _mm256_loadu_si256(p.cast()), hi: _mm256_loadu_si256(p.add(4).cast()) }
+        }
+    }
+
+    #[inline(always)]
+    fn or3(a: Self, b: Self, c: Self) -> Self {
+        Self::or(Self::or(a, b), c)
+    }
+
+    #[inline(always)]
+    fn or(a: Self, b: Self) -> Self {
+        // SAFETY: see above.
+        unsafe { Ymm2 { lo: _mm256_or_si256(a.lo, b.lo), hi: _mm256_or_si256(a.hi, b.hi) } }
+    }
+
+    #[inline(always)]
+    fn funnel_down(self, bits: isize) -> Self {
+        let s = (bits & 7) as u32;
+        // SAFETY: see above.
+        unsafe {
+            // [lo1, lo2, lo3, hi0]: per 128-bit half, (middle : lo) >> 8 bytes.
+            let up_lo = _mm256_alignr_epi8::<8>(middle(self.lo, self.hi), self.lo);
+            // [hi1, hi2, hi3, hi3]: the top lane is inexact anyway.
+            let up_hi = _mm256_permute4x64_epi64::<0b11_11_10_01>(self.hi);
+            Ymm2 { lo: funnel_right(self.lo, up_lo, s), hi: funnel_right(self.hi, up_hi, s) }
+        }
+    }
+
+    #[inline(always)]
+    fn funnel_up_ones(self, bits: u32) -> Self {
+        let s = bits & 63;
+        // SAFETY: see above.
+        unsafe {
+            // [ones, lo0, lo1, lo2].
+            let down_lo =
+                _mm256_blend_epi32::<0b11>(_mm256_permute4x64_epi64::<0b10_01_00_00>(self.lo), _mm256_set1_epi64x(-1));
+            // [lo3, hi0, hi1, hi2]: per 128-bit half, (hi : middle) >> 8 bytes.
+            let down_hi = _mm256_alignr_epi8::<8>(self.hi, middle(self.lo, self.hi));
+            Ymm2 { lo: funnel_left(self.lo, down_lo, s), hi: funnel_left(self.hi, down_hi, s) }
+        }
+    }
+
+    #[inline(always)]
+    fn open_lanes(self) -> u32 {
+        !(full_lanes(self.lo) | full_lanes(self.hi) << 4) & ((1 << (Self::LANES - 1)) - 1)
+    }
+
+    #[inline(always)]
+    fn lane(self, lane: u32) -> u64 {
+        let (lo, hi) = (lane_of(self.lo, lane), lane_of(self.hi, lane));
+        std::hint::select_unpredictable(lane & 4 != 0, hi, lo)
+    }
+}
+
+impl Window for Ymm {
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    unsafe fn load_bytes(words: &[u64], at: usize) -> Self {
+        assert_in_bounds(words, at, 32);
+        // SAFETY: see above.
+        unsafe { Ymm(_mm256_loadu_si256(words.as_ptr().cast::<u8>().add(at).cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn load_words(words: &[u64], at: usize) -> Self {
+        assert_in_bounds(words, 8 * at, 32);
+        // SAFETY: see above.
+        unsafe { Ymm(_mm256_loadu_si256(words.as_ptr().add(at).cast())) }
+    }
+
+    #[inline(always)]
+    fn or3(a: Self, b: Self, c: Self) -> Self {
+        Self::or(Self::or(a, b), c)
+    }
+
+    #[inline(always)]
+    fn or(a: Self, b: Self) -> Self {
+        // SAFETY: see above.
+        unsafe { Ymm(_mm256_or_si256(a.0, b.0)) }
+    }
+
+    #[inline(always)]
+    fn funnel_down(self, bits: isize) -> Self {
+        // SAFETY: see above.
+        let up = unsafe { _mm256_permute4x64_epi64::<0b11_11_10_01>(self.0) };
+        Ymm(funnel_right(self.0, up, (bits & 7) as u32))
+    }
+
+    #[inline(always)]
+    fn funnel_up_ones(self, bits: u32) -> Self {
+        // SAFETY: see above.
+        let down = unsafe {
+            _mm256_blend_epi32::<0b11>(_mm256_permute4x64_epi64::<0b10_01_00_00>(self.0), _mm256_set1_epi64x(-1))
+        };
+        Ymm(funnel_left(self.0, down, bits & 63))
+    }
+
+    #[inline(always)]
+    fn open_lanes(self) -> u32 {
+        !full_lanes(self.0) & ((1 << (Self::LANES - 1)) - 1)
+    }
+
+    #[inline(always)]
+    fn lane(self, lane: u32) -> u64 {
+        lane_of(self.0, lane)
+    }
+}
