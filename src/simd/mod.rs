@@ -13,9 +13,9 @@
 //! | level | backend | feature set (named here only) |
 //! |---|---|---|
 //! | `portable` | [`Portable`]: `wide` at the build's baseline | none beyond the target's |
-//! | `avx2` | [`Avx2`]: `std::arch` on 256-bit registers | AVX2, FMA, BMI1/2, LZCNT, POPCNT (x86-64-v3) |
-//! | `avx512` | [`Avx512`]: `std::arch` on 512-bit registers | F, BW, DQ, VL, VBMI2 and VNNI, with the AVX2 set |
-//! | `neon` | [`Neon`]: `wide` (NEON on aarch64) and NEON intrinsics | NEON (aarch64 baseline) |
+//! | `avx2` | `Avx2`: `std::arch` on 256-bit registers | AVX2, FMA, BMI1/2, LZCNT, POPCNT (x86-64-v3) |
+//! | `avx512` | `Avx512`: `std::arch` on 512-bit registers | F, BW, DQ, VL, VBMI2 and VNNI, with the AVX2 set |
+//! | `neon` | `Neon`: `wide` (NEON on aarch64) and NEON intrinsics | NEON (aarch64 baseline) |
 //!
 //! Inside an entry point only code that is inlined into it is compiled with its
 //! features: the generic kernels and every vector method they call are
