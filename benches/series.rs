@@ -8,6 +8,7 @@ use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::games::kayles::{KaylesKernel, character_signs, fair_even_row_counts};
 use gamecount::kernels::series::SeriesVariant;
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 
 /// `M' = 16·10^9`, the modulus of the Project Euler instance.
 const MODULUS: u64 = 16 * 1_000_000_000;
@@ -32,11 +33,13 @@ fn bench(c: &mut criterion::Criterion) {
         let oracle = if m <= 500 { SeriesVariant::Reference } else { SeriesVariant::Catalan };
         let expected = oracle.run(&characters, m, MODULUS);
         group.throughput(Throughput::Elements(characters.len() as u64 * (m as u64 + 1)));
+        // Every backend of a variant side by side: ids series/<variant>/<backend>/<pins>.
         for &variant in SeriesVariant::ALL.iter().filter(|&&v| timed_at(v, m)) {
-            assert_eq!(variant.run(&characters, m, MODULUS), expected, "{variant} disagrees at m={m}");
-            group.bench_function(BenchmarkId::new(variant.name(), 2 * m), |b| {
-                b.iter(|| variant.run(&characters, m, MODULUS))
-            });
+            for simd in Simd::available() {
+                let run = || variant.run_on(simd, &characters, m, MODULUS);
+                assert_eq!(run(), expected, "{variant} on {simd} disagrees at m={m}");
+                group.bench_function(BenchmarkId::new(format!("{}/{simd}", variant.name()), 2 * m), |b| b.iter(run));
+            }
         }
     }
     group.finish();
@@ -47,13 +50,16 @@ fn bench(c: &mut criterion::Criterion) {
 /// compiler built instead of the per-character signs the `series` group starts from).
 fn solve(c: &mut criterion::Criterion) {
     const HALF: u64 = 500;
-    let sched = Scheduler::new(Some(1)).expect("one thread");
     let mut group = c.benchmark_group("kayles-solve");
-    let expected = fair_even_row_counts(HALF, 1_000_000_000, KaylesKernel::Reference, &sched).unwrap();
+    let expected =
+        fair_even_row_counts(HALF, 1_000_000_000, KaylesKernel::Reference, &Scheduler::sequential()).unwrap();
     for &kernel in KaylesKernel::ALL {
-        let run = || fair_even_row_counts(HALF, 1_000_000_000, kernel, &sched).unwrap();
-        assert_eq!(run(), expected, "{kernel} disagrees");
-        group.bench_function(BenchmarkId::new(kernel.name(), 2 * HALF), |b| b.iter(run));
+        for simd in Simd::available() {
+            let sched = Scheduler::new(Some(1)).expect("one thread").with_simd(simd);
+            let run = || fair_even_row_counts(HALF, 1_000_000_000, kernel, &sched).unwrap();
+            assert_eq!(run(), expected, "{kernel} on {simd} disagrees");
+            group.bench_function(BenchmarkId::new(format!("{}/{simd}", kernel.name()), 2 * HALF), |b| b.iter(run));
+        }
     }
     group.finish();
 }

@@ -1,1 +1,359 @@
 //! 16-bit pair dot products and 64-bit ring lanes (the kayles series kernels).
+//!
+//! Three vector types per backend, named by [`Dots`]:
+//!
+//! * [`PairVec`]: sixteen `i32` lanes, one per Walsh character, each read either as one
+//!   value or as a pair of signed 16-bit words; the pairwise dot product
+//!   `acc + a.lo·b.lo + a.hi·b.hi` (AVX-512 VNNI `vpdpwssd`, `vpmaddwd` + `vpaddd` on
+//!   AVX2, `pmaddwd` on SSE2) adds two convolution terms for sixteen characters.
+//! * [`DoubleVec`]: sixteen `f64` lanes for the exact integer arithmetic between the dot
+//!   products (every value an integer below `2^53` in size).
+//! * [`RingVec`]: eight `u64` lanes, wrapping, with the 32×32→64 product (`vpmuludq`):
+//!   the factor rings of `catalan`.
+//!
+//! Every method of every implementation is `#[inline(always)]`: the kernels run them
+//! inside [`multiversion!`](crate::multiversion) entry points, and only inlined code
+//! gets the entry's instruction set.
+
+use std::ops::{Add, Mul, Sub};
+
+use super::Backend;
+
+/// Lanes of a [`PairVec`]: one per Walsh character of partisan Kayles.
+pub const PAIR_LANES: usize = 16;
+
+/// One [`PairVec`] in memory, 64-byte aligned so that loads and stores never split a
+/// cache line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct PairRow(pub [i32; PAIR_LANES]);
+
+impl PairRow {
+    /// All lanes zero.
+    pub const ZERO: PairRow = PairRow([0; PAIR_LANES]);
+}
+
+/// Lanes of a [`RingVec`]: characters processed together by `catalan`.
+pub const RING_LANES: usize = 8;
+
+/// One [`RingVec`] in memory (64 bytes, 64-byte aligned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Lanes(pub [u64; RING_LANES]);
+
+impl Lanes {
+    /// All lanes zero.
+    pub const ZERO: Lanes = Lanes([0; RING_LANES]);
+}
+
+/// A backend's vector types for the series kernels.
+pub trait Dots: Backend {
+    /// Sixteen `i32` lanes of word pairs.
+    type Pairs: PairVec<Doubles = Self::Doubles>;
+    /// Sixteen `f64` lanes.
+    type Doubles: DoubleVec;
+    /// Eight `u64` lanes.
+    type Ring: RingVec;
+}
+
+/// Sixteen `i32` lanes, each also a pair of signed 16-bit words (low word first).
+/// `+`, `-`, `*` are lane-wise wrapping `i32` arithmetic.
+pub trait PairVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    /// The `f64` lanes of the same backend.
+    type Doubles: DoubleVec;
+    /// One register's share of the lanes: the vector itself where it is one register.
+    /// Register-blocked loops run once per part where the vector is several registers,
+    /// so that their accumulators and windows fit the register file.
+    type Part: PairPart;
+    /// Registers per vector (a part covers `PAIR_LANES / PARTS` lanes).
+    const PARTS: usize;
+    /// Part `part` of a row.
+    fn load_part(row: &PairRow, part: usize) -> Self::Part;
+    /// Part `part` of the vector.
+    fn part(self, part: usize) -> Self::Part;
+    /// The vector with part `part` replaced by `value`.
+    fn with_part(self, part: usize, value: Self::Part) -> Self;
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// Every lane `v`.
+    fn splat(v: i32) -> Self;
+    /// Loads a row.
+    fn load(row: &PairRow) -> Self;
+    /// Stores into a row.
+    fn store(self, row: &mut PairRow);
+    /// `self + a.lo·b.lo + a.hi·b.hi` in every lane: the words signed, the products
+    /// exact, the sums wrapping modulo `2^32`.
+    fn dot_add(self, a: Self, b: Self) -> Self;
+    /// The two words of every lane exchanged.
+    fn swap_words(self) -> Self;
+    /// The lanes `(high word of a, low word of b)`: from rows `(v_0, v_1)` and
+    /// `(v_2, v_3)`, the row `(v_1, v_2)`.
+    fn between(a: Self, b: Self) -> Self;
+    /// Word-wise wrapping sum (each of the two words of a lane on its own).
+    fn add_words(self, other: Self) -> Self;
+    /// Word-wise wrapping difference.
+    fn sub_words(self, other: Self) -> Self;
+    /// The low word of every lane, the high word cleared: as a dot-product operand it
+    /// drops the second term of the pair.
+    fn low_word_only(self) -> Self;
+    /// The low word of every lane, sign-extended to the lane.
+    fn low_word_value(self) -> Self;
+    /// The lanes whose low word is the low word of `lo` and whose high word is the low
+    /// word of `hi`.
+    fn pack(lo: Self, hi: Self) -> Self;
+    /// The wrapping sum of the lanes.
+    fn sum_lanes(self) -> i32;
+    /// The sums of the low words and of the high words of the lanes, each wrapping
+    /// modulo `2^16`, as the low and the high word of the result.
+    fn sum_words(self) -> i32;
+    /// The lanes as `f64` values.
+    fn to_doubles(self) -> Self::Doubles;
+    /// The lanes of `d`, integers below `2^31` in size, as `i32` lanes.
+    fn from_doubles(d: Self::Doubles) -> Self;
+    /// The lanes as values.
+    #[inline(always)]
+    fn to_array(self) -> [i32; PAIR_LANES] {
+        let mut row = PairRow::ZERO;
+        self.store(&mut row);
+        row.0
+    }
+    /// Lanes from values.
+    #[inline(always)]
+    fn from_array(values: [i32; PAIR_LANES]) -> Self {
+        Self::load(&PairRow(values))
+    }
+}
+
+/// The lanes of one register of a [`PairVec`], with the operations of the blocked loops
+/// (the same meaning as [`PairVec`]'s, on fewer lanes).
+pub trait PairPart: Copy {
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// `self + a.lo·b.lo + a.hi·b.hi` in every lane, wrapping.
+    fn dot_add(self, a: Self, b: Self) -> Self;
+    /// The two words of every lane exchanged.
+    fn swap_words(self) -> Self;
+    /// The lanes `(high word of a, low word of b)`.
+    fn between(a: Self, b: Self) -> Self;
+    /// Word-wise wrapping sum.
+    fn add_words(self, other: Self) -> Self;
+}
+
+/// Sixteen `f64` lanes: sums, products and fused multiply-adds whose exact results are
+/// integers below `2^53` are exact. `+`, `-`, `*` are lane-wise.
+pub trait DoubleVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    /// All lanes zero.
+    #[inline(always)]
+    fn zero() -> Self {
+        Self::splat(0.0)
+    }
+    /// Every lane `v`.
+    fn splat(v: f64) -> Self;
+    /// `self·a + b`, rounded once.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// `b - self·a`, rounded once.
+    fn neg_mul_add(self, a: Self, b: Self) -> Self;
+    /// Each lane rounded to the nearest integer, ties to even.
+    fn round(self) -> Self;
+    /// The sum of the lanes (exact when the lanes and their sums are integers below 2^53).
+    fn sum(self) -> f64;
+    /// The lanes as values.
+    fn to_array(self) -> [f64; PAIR_LANES];
+    /// Lanes from values.
+    fn from_array(values: [f64; PAIR_LANES]) -> Self;
+}
+
+/// Eight `u64` lanes, wrapping arithmetic.
+pub trait RingVec: Copy {
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// Every lane `v`.
+    fn splat(v: u64) -> Self;
+    /// Loads a row.
+    fn load(v: &Lanes) -> Self;
+    /// The lanes as a row.
+    fn store(self) -> Lanes;
+    /// Lane-wise wrapping sum.
+    fn add(self, other: Self) -> Self;
+    /// Lane-wise wrapping difference.
+    fn sub(self, other: Self) -> Self;
+    /// Lane-wise unsigned minimum.
+    fn min(self, other: Self) -> Self;
+    /// The exact product of the low 32 bits of each lane (`vpmuludq`).
+    fn mul_low32(self, other: Self) -> Self;
+    /// Each lane shifted right by 32 bits.
+    fn shr32(self) -> Self;
+    /// Lane-wise and.
+    fn and(self, other: Self) -> Self;
+    /// The product modulo `2^64` of each lane.
+    fn mul_wrapping(self, other: Self) -> Self;
+}
+
+/// `+`, `-`, `*` of a backend's vector type through its lane methods.
+macro_rules! lane_operators {
+    ($type:ty: $($trait:ident $method:ident $lanes:ident),+) => {
+        $(impl std::ops::$trait for $type {
+            type Output = $type;
+            #[inline(always)]
+            fn $method(self, other: $type) -> $type {
+                self.$lanes(other)
+            }
+        })+
+    };
+}
+pub(crate) use lane_operators;
+
+#[cfg(test)]
+mod tests {
+    //! Every operation of every available backend, lane by lane, against the portable
+    //! one (which the kernels' own tests check against scalar arithmetic); each run inside
+    //! its level's entry point, so a level the CPU lacks is skipped, not faked.
+    use super::*;
+    use crate::kernels::SplitMix64;
+    use crate::simd::{Simd, multiversion};
+
+    /// Edge words first (0, ±1, i16::MIN, i16::MAX), then random bits.
+    fn random_lanes(rng: &mut SplitMix64) -> [i32; PAIR_LANES] {
+        const EDGES: [i32; 6] = [0, 1, -1, 0x7FFF, -0x8000, 0x7FFF_8000];
+        std::array::from_fn(|l| if l < EDGES.len() { EDGES[l] } else { rng.next_u64() as i32 })
+    }
+
+    /// Integers up to 2^52 in size and some fractions, edges first.
+    fn random_doubles(rng: &mut SplitMix64) -> [f64; PAIR_LANES] {
+        let edges = [0.0, 1.0, -1.0, 2f64.powi(52), -(2f64.powi(52)), 0.5, -2.5, 3.5, 2.5, -0.5];
+        std::array::from_fn(|l| {
+            if l < edges.len() {
+                edges[l]
+            } else if l % 3 == 0 {
+                (rng.next_u64() >> 20) as f64 / 1024.0 - 2f64.powi(33)
+            } else {
+                (rng.next_u64() >> 12) as i64 as f64 - 2f64.powi(51)
+            }
+        })
+    }
+
+    /// Every pair and double operation on one set of random inputs, as arrays.
+    #[inline(always)]
+    fn pair_ops_generic<B: Dots>(seed: u64) -> Vec<Vec<i64>> {
+        let mut rng = SplitMix64(seed);
+        let (acc, a, b) = (random_lanes(&mut rng), random_lanes(&mut rng), random_lanes(&mut rng));
+        let (va, vb, vacc) = (B::Pairs::from_array(a), B::Pairs::from_array(b), B::Pairs::from_array(acc));
+        let pairs = |v: B::Pairs| v.to_array().iter().map(|&x| x as i64).collect::<Vec<i64>>();
+        let doubles = |v: B::Doubles| v.to_array().iter().map(|&x| x.to_bits() as i64).collect::<Vec<i64>>();
+        let (da, db, dc) = (random_doubles(&mut rng), random_doubles(&mut rng), random_doubles(&mut rng));
+        let (fa, fb, fc) = (B::Doubles::from_array(da), B::Doubles::from_array(db), B::Doubles::from_array(dc));
+        let third = B::Doubles::splat(1.0 / 3.0);
+        vec![
+            pairs(B::Pairs::zero()),
+            pairs(B::Pairs::splat(a[7])),
+            pairs(vacc.dot_add(va, vb)),
+            pairs(va.swap_words()),
+            pairs(B::Pairs::between(va, vb)),
+            pairs(va + vb),
+            pairs(va - vb),
+            pairs(va * vb),
+            pairs(va.add_words(vb)),
+            pairs(va.sub_words(vb)),
+            pairs(va.low_word_only()),
+            pairs(va.low_word_value()),
+            pairs(B::Pairs::pack(va, vb)),
+            vec![va.sum_lanes() as i64, va.sum_words() as i64],
+            doubles(va.to_doubles()),
+            pairs(B::Pairs::from_doubles(va.to_doubles())),
+            doubles(fa + fb),
+            doubles(fa - fb),
+            doubles(fa * third),
+            doubles(fa.mul_add(third, fc)),
+            doubles(fa.neg_mul_add(third, fc)),
+            doubles(fa.round()),
+            doubles(fb.round()),
+            // Sums of integers (exact in any order: the backends add in different orders).
+            vec![va.to_doubles().sum().to_bits() as i64, B::Doubles::zero().sum().to_bits() as i64],
+        ]
+    }
+
+    multiversion! {
+        fn pair_ops(seed: u64) -> Vec<Vec<i64>> => pair_ops_generic;
+    }
+
+    /// Every ring-lane operation on random inputs (edges first), as arrays.
+    #[inline(always)]
+    fn ring_ops_generic<B: Dots>(seed: u64) -> Vec<[u64; RING_LANES]> {
+        let mut rng = SplitMix64(seed);
+        const EDGES: [u64; 6] = [0, 1, u64::MAX, 1 << 63, u32::MAX as u64, 1 << 32];
+        let mut lanes = |shift: usize| {
+            Lanes(std::array::from_fn(|l| {
+                if (l + shift) % 8 < EDGES.len() && shift < 2 { EDGES[(l + shift) % 8] } else { rng.next_u64() }
+            }))
+        };
+        let (a, b) = (B::Ring::load(&lanes(0)), B::Ring::load(&lanes(1)));
+        let c = B::Ring::load(&lanes(2));
+        vec![
+            B::Ring::zero().store().0,
+            B::Ring::splat(0x1234_5678_9ABC_DEF0).store().0,
+            a.store().0,
+            a.add(b).store().0,
+            a.sub(b).store().0,
+            a.min(b).store().0,
+            a.min(c).store().0,
+            a.mul_low32(b).store().0,
+            a.shr32().store().0,
+            a.and(b).store().0,
+            a.mul_wrapping(b).store().0,
+            c.mul_wrapping(a).store().0,
+        ]
+    }
+
+    multiversion! {
+        fn ring_ops(seed: u64) -> Vec<[u64; RING_LANES]> => ring_ops_generic;
+    }
+
+    #[test]
+    fn every_backend_matches_the_portable_pairs_and_doubles_lane_by_lane() {
+        for seed in 0..300 {
+            let expected = pair_ops(Simd::portable(), seed);
+            for simd in Simd::available() {
+                let got = pair_ops(simd, seed);
+                for (op, (g, e)) in got.iter().zip(&expected).enumerate() {
+                    assert_eq!(g, e, "{simd}: operation {op}, seed {seed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_backend_matches_the_portable_ring_lanes_lane_by_lane() {
+        for seed in 0..300 {
+            let expected = ring_ops(Simd::portable(), seed);
+            for simd in Simd::available() {
+                assert_eq!(ring_ops(simd, seed), expected, "{simd}, seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_portable_ring_lanes_match_scalar_u64_arithmetic() {
+        for seed in 0..100 {
+            let out = ring_ops(Simd::portable(), seed);
+            // The second draw of ring_ops: replay its generator.
+            let mut r = SplitMix64(seed);
+            const EDGES: [u64; 6] = [0, 1, u64::MAX, 1 << 63, u32::MAX as u64, 1 << 32];
+            let mut lanes = |shift: usize| -> [u64; RING_LANES] {
+                std::array::from_fn(|l| {
+                    if (l + shift) % 8 < EDGES.len() && shift < 2 { EDGES[(l + shift) % 8] } else { r.next_u64() }
+                })
+            };
+            let (a, b) = (lanes(0), lanes(1));
+            assert_eq!(out[2], a);
+            for l in 0..RING_LANES {
+                assert_eq!(out[3][l], a[l].wrapping_add(b[l]));
+                assert_eq!(out[4][l], a[l].wrapping_sub(b[l]));
+                assert_eq!(out[5][l], a[l].min(b[l]));
+                assert_eq!(out[7][l], (a[l] as u32 as u64) * (b[l] as u32 as u64));
+                assert_eq!(out[8][l], a[l] >> 32);
+                assert_eq!(out[9][l], a[l] & b[l]);
+                assert_eq!(out[10][l], a[l].wrapping_mul(b[l]));
+            }
+        }
+    }
+}

@@ -8,7 +8,10 @@
 use crate::first_touch::{PageKind, first_touch_micros};
 use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
-use gamecount::kernels::series::pairs::{PAIR_LANES, Pairs};
+use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec};
+
+/// The pair vectors of the build's baseline (the kernels pick theirs at run time).
+type Pairs = <gamecount::simd::Portable as Dots>::Pairs;
 use gamecount::sched::Scheduler;
 use std::hint::black_box;
 use std::io::Write;

@@ -20,6 +20,7 @@ use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, ca
 use crate::kernels::variant_enum;
 use crate::memory;
 use crate::sched::Scheduler;
+use crate::simd::Simd;
 
 /// Block values are below `2^CHARACTER_BITS`, so `2^CHARACTER_BITS` characters suffice.
 const CHARACTER_BITS: u32 = 4;
@@ -99,7 +100,7 @@ pub const PARALLEL_FROM_PINS: u64 = 4_000;
 impl KaylesKernel {
     /// The fastest kernel that applies to `params`.
     pub fn default_for(params: &KaylesParams) -> Self {
-        let words = catalan_words::NATIVE && catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
+        let words = catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
         if words && params.pins < WORDS_UNTIL_PINS {
             KaylesKernel::CatalanWords
         } else if params.pins >= NEWTON_FROM_PINS {
@@ -231,9 +232,9 @@ pub fn character_sign_rows(dawson: &dawson::DawsonValues) -> (Vec<[i32; LANES16]
 /// would write out, transpose and turn into the same form at every solve. The same
 /// series as `catalan-words` on [`character_signs`], which the tests check. `None` if the
 /// modulus or the recurrence is outside the words' range.
-fn words_from_dawson(m: usize, wide_modulus: u64) -> Option<Vec<u64>> {
+fn words_from_dawson(simd: Simd, m: usize, wide_modulus: u64) -> Option<Vec<u64>> {
     catalan_words::WordRing::new(wide_modulus / 2)?;
-    catalan_words::series_catalan_words_lanes(&tables::DAWSON_RATIONAL, CHARACTERS as usize, m, wide_modulus)
+    catalan_words::series_catalan_words_lanes(simd, &tables::DAWSON_RATIONAL, CHARACTERS as usize, m, wide_modulus)
 }
 
 /// `f(2k) mod modulus` for every `k <= m`.
@@ -247,7 +248,8 @@ pub fn fair_even_row_counts(
     let wide_modulus = CHARACTERS * modulus;
     // catalan-words takes all 16 characters in one lane group, one job on the calling
     // thread, whatever the size.
-    let words = if kernel == KaylesKernel::CatalanWords { words_from_dawson(m, wide_modulus) } else { None };
+    let words =
+        if kernel == KaylesKernel::CatalanWords { words_from_dawson(sched.simd(), m, wide_modulus) } else { None };
     let per_batch: Vec<Vec<u64>> = match words {
         Some(sums) => vec![sums],
         None => character_series(m, wide_modulus, kernel, sched),
@@ -285,7 +287,7 @@ fn character_series(m: usize, wide_modulus: u64, kernel: KaylesKernel, sched: &S
     let batches: Vec<&[BlockSigns]> = characters.chunks(width).collect();
     let progress = sched.progress(batches.len() as u64, "kayles: character series");
     let job = |b: usize| {
-        let sums = series.run(batches[b], m, wide_modulus);
+        let sums = series.run_on(sched.simd(), batches[b], m, wide_modulus);
         progress.inc(1);
         sums
     };
@@ -435,6 +437,37 @@ mod tests {
     }
 
     #[test]
+    fn answers_do_not_depend_on_the_backend() {
+        // Both sides of PARALLEL_FROM_PINS, moduli inside and outside catalan-words' range.
+        for pins in [300, 5_000] {
+            for modulus in [1_000_000_000, 1_000_000_007] {
+                let params = KaylesParams::new(pins, modulus).unwrap();
+                for &kernel in &[KaylesKernel::Catalan, KaylesKernel::CatalanWords] {
+                    let answers: Vec<u64> = Simd::available()
+                        .into_iter()
+                        .map(|simd| {
+                            solve(&params, kernel, &Scheduler::new(Some(2)).unwrap().with_simd(simd)).unwrap().answer
+                        })
+                        .collect();
+                    assert!(
+                        answers.windows(2).all(|w| w[0] == w[1]),
+                        "{kernel} at {pins} pins mod {modulus}: {answers:?}"
+                    );
+                }
+            }
+        }
+        let instance = KaylesParams::instance();
+        for simd in Simd::available() {
+            let sched = Scheduler::new(Some(2)).unwrap().with_simd(simd);
+            assert_eq!(
+                solve(&instance, KaylesKernel::default_for(&instance), &sched).unwrap().answer,
+                713_895_400,
+                "{simd}"
+            );
+        }
+    }
+
+    #[test]
     fn answers_do_not_depend_on_the_thread_count() {
         // 300 pins run in one job; 5000 and 20000 pins in one job per character batch.
         for (pins, kernels) in [
@@ -494,13 +527,15 @@ mod tests {
         for m in [0usize, 1, 2, 3, 7, 8, 14, 15, 16, 22, 23, 24, 31, 32, 33, 63, 64, 65, 127, 128, 129, 300, 500, 701] {
             for modulus in [1_000_000_000u64, 2, 3, 1 << 12, 1953125, 999_999_937, 1_000_000_007, 1 << 32] {
                 let wide = CHARACTERS * modulus;
-                let direct = words_from_dawson(m, wide);
-                if catalan_words::WordRing::new(wide / 2).is_none() {
-                    assert_eq!(direct, None, "m={m} M={modulus}");
-                    continue;
+                for simd in Simd::available() {
+                    let direct = words_from_dawson(simd, m, wide);
+                    if catalan_words::WordRing::new(wide / 2).is_none() {
+                        assert_eq!(direct, None, "m={m} M={modulus}");
+                        continue;
+                    }
+                    let generic = SeriesVariant::CatalanWords.run_on(Simd::portable(), &characters, m, wide);
+                    assert_eq!(direct, Some(generic), "{simd}: m={m} M={modulus}");
                 }
-                let generic = SeriesVariant::CatalanWords.run(&characters, m, wide);
-                assert_eq!(direct, Some(generic), "m={m} M={modulus}");
             }
         }
     }
@@ -516,17 +551,14 @@ mod tests {
         assert!(err.contains(&format!("maximum of {MAX_PINS}")), "{err}");
         let fine = KaylesParams::new(KaylesKernel::Newton.max_pins(), 10).unwrap();
         assert!(fine.pins <= MAX_PINS && preflight(&fine, KaylesKernel::Catalan).is_err());
-        let words = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Catalan };
-        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), words);
+        assert_eq!(KaylesKernel::default_for(&KaylesParams::instance()), KaylesKernel::CatalanWords);
         // 8·(10^9 + 7) has an odd factor beyond the words' range.
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
         // The instance's memory is far below the size that is worth reading /proc/meminfo.
         assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < memory::CHECK_FROM_BYTES);
-        // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton (a build
-        // without VNNI goes to newton from NEWTON_FROM_PINS on).
+        // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton.
         let at = |pins| KaylesKernel::default_for(&KaylesParams::new(pins, 1_000_000_000).unwrap());
-        let below = if catalan_words::NATIVE { KaylesKernel::CatalanWords } else { KaylesKernel::Newton };
-        assert_eq!(at(WORDS_UNTIL_PINS - 2), below);
+        assert_eq!(at(WORDS_UNTIL_PINS - 2), KaylesKernel::CatalanWords);
         assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
     }

@@ -21,9 +21,17 @@
 use super::rational::RationalX;
 use super::split::{LANES, LaneRing, Lanes, OddLarge, OddSmall, Pow2Narrow, Pow2Wide, SplitModulus};
 use super::{BlockSigns, c_sum_from_t_sum};
+use crate::simd::dots::{Dots, RingVec};
 
-/// `Σ_h c_h(0..=m) mod modulus` over `characters`.
-pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+crate::simd::multiversion! {
+    /// `Σ_h c_h(0..=m) mod modulus` over `characters`, on `simd`'s backend.
+    pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> => series_catalan_generic;
+}
+
+/// [`series_catalan`] on the backend `B` (also the fallback of `catalan-words`, inside
+/// its entry point).
+#[inline(always)]
+pub(crate) fn series_catalan_generic<B: Dots>(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
     let n = modulus / 2;
     let split = SplitModulus::new(n);
     let inverse = split.inverse_of_pow2();
@@ -35,8 +43,8 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
         // Lowest terms first: the lane group runs the longest of their recurrences.
         let rationals: Vec<RationalX> = group.iter().map(|signs| RationalX::new(&signs.minimized())).collect();
         let group_t2 = match split.two_bits {
-            0..=32 => t_lane_sums(&Pow2Narrow::new(split.two_bits), &rationals, m),
-            bits => t_lane_sums(&Pow2Wide::new(bits), &rationals, m),
+            0..=32 => t_lane_sums::<B::Ring, _>(&Pow2Narrow::new(split.two_bits), &rationals, m),
+            bits => t_lane_sums::<B::Ring, _>(&Pow2Wide::new(bits), &rationals, m),
         };
         for (sum, v) in t2.iter_mut().zip(group_t2) {
             *sum = sum.wrapping_add(v) & mask;
@@ -44,8 +52,8 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
         let q = split.odd;
         let group_tq = match q {
             1 => continue,
-            q if q < OddSmall::LIMIT => t_lane_sums(&OddSmall::new(q), &rationals, m),
-            q => t_lane_sums(&OddLarge::new(q), &rationals, m),
+            q if q < OddSmall::LIMIT => t_lane_sums::<B::Ring, _>(&OddSmall::new(q), &rationals, m),
+            q => t_lane_sums::<B::Ring, _>(&OddLarge::new(q), &rationals, m),
         };
         for (sum, v) in tq.iter_mut().zip(group_tq) {
             // Residues below q < 2^61: the sum fits a u64.
@@ -62,7 +70,8 @@ pub fn series_catalan(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<
 
 /// `Σ_lanes T(0..=m)` in the ring, for up to [`LANES`] characters given by their
 /// rational forms (unused lanes have `x = 0`, hence `T = 0`, and add nothing).
-fn t_lane_sums<R: LaneRing>(ring: &R, rationals: &[RationalX], m: usize) -> Vec<u64> {
+#[inline(always)]
+fn t_lane_sums<V: RingVec, R: LaneRing<V>>(ring: &R, rationals: &[RationalX], m: usize) -> Vec<u64> {
     assert!(rationals.len() <= LANES);
     let lane_coefficients = |poly: fn(&RationalX) -> &[i64], len: usize| -> Vec<Lanes> {
         (0..len)

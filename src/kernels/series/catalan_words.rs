@@ -27,14 +27,14 @@
 //! So a coefficient of `T` is four words per character (planes `2^a`, `v0`, `v1`, and `s`
 //! computed on the fly), and the `x` recurrence needs three (its coefficients `den_i`
 //! are small integers, one word, no limbs). Between the dot products, values are
-//! exact integers in `f64` lanes ([`Doubles`]): sums, Karatsuba recombination, and the
+//! exact integers in `f64` lanes ([`DoubleVec`]): sums, Karatsuba recombination, and the
 //! reduction `v - q·round(v/q)`.
 //!
 //! Layout. A dot product wants, in every lane, two coefficients of one character:
 //! `swap((v_i, v_{i+1}))·(v_{k-1-i}, v_{k-i}) = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`, two
 //! terms of the convolution for output `k`. Each plane stores the pairs that start at
 //! an even index, `(v_{2e}, v_{2e+1})`, and makes an odd one from two neighbours with
-//! one shift ([`Pairs::between`]); the blocked loops only start pairs at even indices.
+//! one shift ([`P::between`]); the blocked loops only start pairs at even indices.
 //!
 //! Optimisations, in order of effect:
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
@@ -66,12 +66,14 @@
 //!    (`Kernel::lane_sums`), three reductions per two coefficients instead of three
 //!    per coefficient in the loop. Together about 7 µs of ~118 at 1000 pins.
 
-use std::sync::{Mutex, TryLockError};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use super::pairs::{Doubles, PAIR_LANES, PairRow, Pairs};
+use super::catalan::series_catalan_generic;
 use super::rational::{LANES16, RationalLanes};
 use super::split::SplitModulus;
-use super::{BlockSigns, c_sum_from_t_sum, series_catalan};
+use super::{BlockSigns, c_sum_from_t_sum};
+use crate::simd::Simd;
+use crate::simd::dots::{Dots, DoubleVec, PAIR_LANES, PairPart, PairRow, PairVec};
 
 /// Outputs computed together (accumulators in registers).
 const R: usize = 8;
@@ -93,14 +95,11 @@ const CHUNK_STEPS: usize = 256;
 /// The limb radix: `v = v0 + LIMB·v1`.
 const LIMB: f64 = 2048.0;
 
-/// Whether this build runs the dot products as AVX-512 VNNI instructions (otherwise
-/// lane by lane, correct but slow: the games then prefer [`super::catalan`]).
-pub const NATIVE: bool = cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw",
-    target_feature = "avx512vnni"
-));
+/// The lanes of `p` as `f64` values.
+#[inline(always)]
+fn doubles<P: PairVec>(p: P) -> P::Doubles {
+    p.to_doubles()
+}
 
 /// The moduli this variant takes: `N = 2^a·q` with `a <= 16` and odd `q < 2^21`.
 #[derive(Clone, Copy, Debug)]
@@ -136,8 +135,8 @@ impl WordRing {
     /// from `v/q`), and exact (the fused multiply-add rounds once, to an integer that
     /// `f64` holds).
     #[inline(always)]
-    fn balance(&self, v: Doubles) -> Doubles {
-        (v * Doubles::splat(self.q_inverse)).round().neg_mul_add(Doubles::splat(self.q), v)
+    fn balance<D: DoubleVec>(&self, v: D) -> D {
+        (v * D::splat(self.q_inverse)).round().neg_mul_add(D::splat(self.q), v)
     }
 
     // The scalar forms: the reference for `combine_all` in the tests.
@@ -175,49 +174,66 @@ impl WordRing {
     /// 20 outputs of the kernel). Exactness: `|vq| <= 16·(2^20 + 1) < 2^25` and
     /// `(q - 1)·(2^a)^{-1} mod q < 2^42` are integers far below `2^52`, so every product,
     /// quotient estimate and subtraction below is exact or off by less than one before
-    /// the `floor`, and the corrections bring each residue into `[0, q)`.
+    /// the `floor`, and the corrections bring each residue into `[0, q)`. Inlined: inside
+    /// an AVX2 or AVX-512 entry point `f64::mul_add` and `floor` are one instruction each,
+    /// at the baseline library calls.
+    #[inline(always)]
     fn combine_all(&self, slots: &mut [u64]) {
         const BLOCK: usize = 8;
-        let (q, q_inverse, inverse) = (self.q, self.q_inverse, self.inverse_of_pow2);
-        let pow2 = (1u64 << self.split.two_bits) as f64;
-        // A value v with |v| < 2^52 to [0, q): the estimate floor(v/q) is off by at most
-        // one either way.
-        let residue = |v: f64| {
-            let r = (-(v * q_inverse).floor()).mul_add(q, v);
-            let r = if r < 0.0 { r + q } else { r };
-            if r >= q { r - q } else { r }
-        };
-        let mask = self.mask;
         let mut chunks = slots.chunks_exact_mut(BLOCK);
-        let block = |chunk: &mut [u64]| {
-            let mut out = [0f64; BLOCK];
-            for (o, &slot) in out.iter_mut().zip(chunk.iter()) {
-                let v2 = ((slot as u32) & mask) as f64;
-                let vq = (slot >> 32) as u32 as i32 as f64;
-                let diff = residue(residue(vq) - v2);
-                *o = residue(diff * inverse).mul_add(pow2, v2);
-            }
-            for (slot, &o) in chunk.iter_mut().zip(&out) {
-                *slot = o as u64;
-            }
-        };
         for chunk in &mut chunks {
-            block(chunk);
+            self.combine_block(chunk);
         }
-        block(chunks.into_remainder());
+        self.combine_block(chunks.into_remainder());
+    }
+
+    /// [`WordRing::combine_all`] on at most eight slots (a function, not a closure, so
+    /// that it is inlined into the entry point and gets its instruction set).
+    #[inline(always)]
+    fn combine_block(&self, chunk: &mut [u64]) {
+        let (inverse, pow2) = (self.inverse_of_pow2, (1u64 << self.split.two_bits) as f64);
+        let mut out = [0f64; 8];
+        for (o, &slot) in out.iter_mut().zip(chunk.iter()) {
+            let v2 = ((slot as u32) & self.mask) as f64;
+            let vq = (slot >> 32) as u32 as i32 as f64;
+            let diff = self.residue(self.residue(vq) - v2);
+            *o = self.residue(diff * inverse).mul_add(pow2, v2);
+        }
+        for (slot, &o) in chunk.iter_mut().zip(&out) {
+            *slot = o as u64;
+        }
+    }
+
+    /// A value `v` with `|v| < 2^52` to `[0, q)`: the estimate `floor(v/q)` is off by at
+    /// most one either way.
+    #[inline(always)]
+    fn residue(&self, v: f64) -> f64 {
+        let q = self.q;
+        let r = (-(v * self.q_inverse).floor()).mul_add(q, v);
+        let r = if r < 0.0 { r + q } else { r };
+        if r >= q { r - q } else { r }
     }
 }
 
-/// `Σ_h c_h(0..=m) mod modulus` over `characters`.
-pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+crate::simd::multiversion! {
+    /// `Σ_h c_h(0..=m) mod modulus` over `characters`, on `simd`'s backend (moduli or
+    /// recurrences outside the words' range run `catalan` there).
+    pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64>
+        => series_catalan_words_generic;
+}
+
+#[inline(always)]
+fn series_catalan_words_generic<B: Dots>(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
     let n = modulus / 2;
     let Some(ring) = WordRing::new(n) else {
-        return series_catalan(characters, m, modulus);
+        return series_catalan_generic::<B>(characters, m, modulus);
     };
     let mut t_sum: Option<Vec<u64>> = None;
     for group in characters.chunks(PAIR_LANES) {
-        let Some(group_sum) = RationalLanes::shared(group).and_then(|rational| group_t_sum(&ring, &rational, m)) else {
-            return series_catalan(characters, m, modulus);
+        let Some(group_sum) =
+            RationalLanes::shared(group).and_then(|rational| group_t_sum::<B::Pairs>(&ring, &rational, m))
+        else {
+            return series_catalan_generic::<B>(characters, m, modulus);
         };
         t_sum = Some(match t_sum {
             None => group_sum,
@@ -246,6 +262,7 @@ pub fn series_catalan_words(characters: &[BlockSigns], m: usize, modulus: u64) -
 /// If `modulus` is odd, below 2 or not below [`super::SERIES_MODULUS_LIMIT`], or
 /// `characters` is above [`PAIR_LANES`].
 pub fn series_catalan_words_lanes(
+    simd: Simd,
     rational: &RationalLanes,
     characters: usize,
     m: usize,
@@ -257,20 +274,33 @@ pub fn series_catalan_words_lanes(
     );
     assert!(characters <= PAIR_LANES, "at most {PAIR_LANES} characters per lane group");
     let ring = WordRing::new(modulus / 2)?;
-    let t_sum = group_t_sum(&ring, rational, m)?;
+    let t_sum = group_t_sum_on(simd, &ring, rational, m)?;
     Some(c_sum_from_t_sum(t_sum, characters, modulus))
+}
+
+crate::simd::multiversion! {
+    /// [`group_t_sum`] on `simd`'s backend.
+    fn group_t_sum_on(ring: &WordRing, rational: &RationalLanes, m: usize) -> Option<Vec<u64>>
+        => group_t_sum_backend;
+}
+
+#[inline(always)]
+fn group_t_sum_backend<B: Dots>(ring: &WordRing, rational: &RationalLanes, m: usize) -> Option<Vec<u64>> {
+    group_t_sum::<B::Pairs>(ring, rational, m)
 }
 
 /// `Σ_lanes T(0..=m) mod N` of one lane group, or `None` if its recurrence does not fit
 /// the words ([`fits_words`]).
-fn group_t_sum(ring: &WordRing, rational: &RationalLanes, m: usize) -> Option<Vec<u64>> {
+#[inline(always)]
+fn group_t_sum<P: PairVec>(ring: &WordRing, rational: &RationalLanes, m: usize) -> Option<Vec<u64>> {
     if !fits_words(rational) {
         return None;
     }
     let layout = Layout::new(rational.order(), m);
     // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows are
     // written before they are read.
-    Some(Scratch::with(layout.rows, layout.zeroed(), |rows| Kernel::new(ring, rational, m, rows).run()))
+    let mut lease = Scratch::lease(layout.rows, layout.zeroed());
+    Some(Kernel::<P>::new(ring, rational, m, lease.rows()).run())
 }
 
 /// The largest `Σ|den_i|` of a lane: the recurrence's sums then stay below
@@ -317,10 +347,17 @@ impl Scratch {
     /// thousands of pins) and take long enough that their own allocation does not matter.
     const ROWS: usize = 1 << 14;
 
-    /// Runs `f` on `rows` rows of which the first `zeroed` are zero (the others hold what
-    /// an earlier call left: zeroing them would cost a pass over memory the kernel
-    /// overwrites before it reads).
+    /// Runs `f` on `rows` rows of which the first `zeroed` are zero (see [`Scratch::lease`]).
+    #[cfg(test)]
     fn with<T>(rows: usize, zeroed: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
+        f(Self::lease(rows, zeroed).rows())
+    }
+
+    /// `rows` rows of which the first `zeroed` are zero (the others hold what an earlier
+    /// call left: zeroing them would cost a pass over memory the kernel overwrites before
+    /// it reads). A lease and not a closure: a closure would be compiled apart from the
+    /// kernel's entry point, at the baseline, with every vector operation in it.
+    fn lease(rows: usize, zeroed: usize) -> Lease {
         let guard = match SCRATCH.try_lock() {
             Ok(guard) => Some(guard),
             // A panic elsewhere left the rows in some state: as good as any other.
@@ -336,11 +373,26 @@ impl Scratch {
                     fresh.resize(rows, PairRow::ZERO);
                     *guard = fresh;
                 }
-                let rows = &mut guard[..rows];
-                rows[..zeroed].fill(PairRow::ZERO);
-                f(rows)
+                guard[..zeroed].fill(PairRow::ZERO);
+                Lease::Kept(guard, rows)
             }
-            _ => f(&mut vec![PairRow::ZERO; rows]),
+            _ => Lease::Own(vec![PairRow::ZERO; rows]),
+        }
+    }
+}
+
+/// Rows from [`Scratch::lease`]: the kept buffer (its first `.1` rows) or one of its own.
+enum Lease {
+    Kept(MutexGuard<'static, Vec<PairRow>>, usize),
+    Own(Vec<PairRow>),
+}
+
+impl Lease {
+    #[inline(always)]
+    fn rows(&mut self) -> &mut [PairRow] {
+        match self {
+            Lease::Kept(guard, rows) => &mut guard[..*rows],
+            Lease::Own(rows) => rows,
         }
     }
 }
@@ -392,23 +444,24 @@ impl Layout {
 /// One coefficient of all sixteen characters: its `Z/2^a` word (as an `i32` lane, only the
 /// low 16 bits matter) and its balanced `Z/q` value.
 #[derive(Clone, Copy)]
-struct Coefficient {
-    two: Pairs,
-    odd: Doubles,
+struct Coefficient<P: PairVec> {
+    two: P,
+    odd: P::Doubles,
 }
 
-impl Coefficient {
+impl<P: PairVec> Coefficient<P> {
+    #[inline(always)]
     fn zero() -> Self {
-        Coefficient { two: Pairs::zero(), odd: Doubles::zero() }
+        Coefficient { two: P::zero(), odd: P::Doubles::zero() }
     }
 
     /// The words of the three planes, `[two, v0, v1]`: the limbs are `v1 = round(v / 2^11)`
     /// and `v0 = v - 2^11·v1`, so for `|v| <= 2^20`, `|v1| <= 512` and `|v0| <= 1024`.
     #[inline(always)]
-    fn words(self) -> [Pairs; 3] {
-        let hi = (self.odd * Doubles::splat(1.0 / LIMB)).round();
-        let lo = hi.neg_mul_add(Doubles::splat(LIMB), self.odd);
-        [self.two, lo.to_pairs(), hi.to_pairs()]
+    fn words(self) -> [P; 3] {
+        let hi = (self.odd * P::Doubles::splat(1.0 / LIMB)).round();
+        let lo = hi.neg_mul_add(P::Doubles::splat(LIMB), self.odd);
+        [self.two, P::from_doubles(lo), P::from_doubles(hi)]
     }
 }
 
@@ -424,19 +477,26 @@ struct Plane<'a> {
 /// word sums of two.
 trait Rows: Copy {
     /// The stored pair `(v_{2e}, v_{2e+1})`.
-    fn even(self, e: usize) -> Pairs;
+    fn even<P: PairVec>(self, e: usize) -> P;
+
+    /// Part `part` of [`Rows::even`].
+    fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part;
 
     /// The pair `(v_j, v_{j+1})` for any `j`.
     #[inline(always)]
-    fn pair(self, j: usize) -> Pairs {
-        if j.is_multiple_of(2) { self.even(j / 2) } else { Pairs::between(self.even(j / 2), self.even(j / 2 + 1)) }
+    fn pair<P: PairVec>(self, j: usize) -> P {
+        if j.is_multiple_of(2) { self.even(j / 2) } else { P::between(self.even(j / 2), self.even(j / 2 + 1)) }
     }
 }
 
 impl Rows for Plane<'_> {
     #[inline(always)]
-    fn even(self, e: usize) -> Pairs {
-        Pairs::load(&self.rows[e & self.mask])
+    fn even<P: PairVec>(self, e: usize) -> P {
+        P::load(&self.rows[e & self.mask])
+    }
+    #[inline(always)]
+    fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
+        P::load_part(&self.rows[e & self.mask], part)
     }
 }
 
@@ -446,19 +506,32 @@ struct SumRows<'a>(Plane<'a>, Plane<'a>);
 
 impl Rows for SumRows<'_> {
     #[inline(always)]
-    fn even(self, e: usize) -> Pairs {
-        self.0.even(e).add_words(self.1.even(e))
+    fn even<P: PairVec>(self, e: usize) -> P {
+        self.0.even::<P>(e).add_words(self.1.even(e))
+    }
+    #[inline(always)]
+    fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
+        self.0.even_part::<P>(e, part).add_words(self.1.even_part::<P>(e, part))
     }
 }
 
 /// The pairs `(v_j, v_{j+1})` of the three planes `[two, v0, v1]` (the parity of `j`
 /// decided once).
 #[inline(always)]
-fn pairs3(planes: [Plane; 3], j: usize) -> [Pairs; 3] {
+fn pairs3<P: PairVec>(planes: [Plane; 3], j: usize) -> [P; 3] {
+    // Written out, as every array of vectors below: a closure (`map`, `from_fn`) is
+    // compiled on its own, at the baseline, unless LLVM inlines it, which it does not do
+    // for all of them.
+    let e = j / 2;
+    let [a, b, c] = planes;
     if j.is_multiple_of(2) {
-        planes.map(|p| p.even(j / 2))
+        [a.even(e), b.even(e), c.even(e)]
     } else {
-        planes.map(|p| Pairs::between(p.even(j / 2), p.even(j / 2 + 1)))
+        [
+            P::between(a.even(e), a.even(e + 1)),
+            P::between(b.even(e), b.even(e + 1)),
+            P::between(c.even(e), c.even(e + 1)),
+        ]
     }
 }
 
@@ -471,6 +544,7 @@ struct Planes<'a> {
 impl<'a> Planes<'a> {
     /// Three planes of `len` rows, `stride` apart, at the start of `rows`; a ring if
     /// `mask + 1 == len`.
+    #[inline(always)]
     fn new(rows: &'a mut [PairRow], stride: usize, len: usize, mask: usize) -> Self {
         let (two, rest) = rows.split_at_mut(stride);
         let (lo, rest) = rest.split_at_mut(stride);
@@ -493,10 +567,10 @@ impl<'a> Planes<'a> {
     /// [`Coefficient::words`]) and those of coefficient `j - 1`: an even `j` starts a row
     /// (its high word comes with `j + 1`), an odd one completes it.
     #[inline(always)]
-    fn store(&mut self, j: usize, prev: [Pairs; 3], value: [Pairs; 3]) {
+    fn store<P: PairVec>(&mut self, j: usize, prev: [P; 3], value: [P; 3]) {
         let row = (j / 2) & self.mask;
         for ((plane, p), v) in self.planes.iter_mut().zip(prev).zip(value) {
-            let pair = if j.is_multiple_of(2) { Pairs::pack(v, Pairs::zero()) } else { Pairs::pack(p, v) };
+            let pair = if j.is_multiple_of(2) { P::pack(v, P::zero()) } else { P::pack(p, v) };
             pair.store(&mut plane[row]);
         }
     }
@@ -508,15 +582,16 @@ impl<'a> Planes<'a> {
 /// and one step later the same pairs serve the output two further on). The reference
 /// for [`karatsuba_dots`].
 #[cfg(test)]
-fn sliding_dots<const B: usize, S: Rows>(
-    acc: &mut [Pairs; B],
+#[inline(always)]
+fn sliding_dots<const B: usize, P: PairVec, S: Rows>(
+    acc: &mut [P; B],
     steps: usize,
     base: usize,
     (left, first): (S, usize),
     rows: S,
 ) {
     for t in 0..steps {
-        let a = left.even(first + t).swap_words();
+        let a = left.even::<P>(first + t).swap_words();
         for (r, sum) in acc.iter_mut().enumerate() {
             *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
         }
@@ -542,32 +617,48 @@ fn sliding_dots<const B: usize, S: Rows>(
 /// exactly, whatever the intermediate accumulators do: `i32` wrapping is exact modulo
 /// `2^32`, and the plain sums fit.
 ///
-/// The pairs at even indices are stored rows, the odd ones [`Pairs::between`] two of
+/// The pairs at even indices are stored rows, the odd ones [`P::between`] two of
 /// them. Reads pairs from `base - 2·steps - 6` to `base + 9`.
 ///
-/// The left operands are `L_t = swap(left.even(first + t))`. Not inlined: its two
-/// instances (stored and summed planes) serve every plane of `x` and `T`, which keeps
-/// small the code that a cold start must fetch.
-#[inline(never)]
-fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, (left, first): (S, usize), rows: S) {
+/// The left operands are `L_t = swap(left.even(first + t))`. Inlined like everything a
+/// [`multiversion!`](crate::simd::multiversion) entry point calls (a call would compile
+/// it, and every vector operation in it, at the baseline).
+#[inline(always)]
+fn karatsuba_dots<P: PairVec, S: Rows>(
+    acc: &mut [P; 8],
+    steps: usize,
+    base: usize,
+    (left, first): (S, usize),
+    rows: S,
+) {
     const FIRST: [usize; 4] = [0, 1, 4, 5];
     debug_assert!(base.is_multiple_of(2));
-    let left = |t: usize| left.even(first + t).swap_words();
+    if P::PARTS > 1 {
+        return sliding_parts(acc, steps, base, (left, first), rows);
+    }
+    let (left_rows, left_first) = (left, first);
     let pairs = steps / 2;
     if pairs > 0 {
-        let (mut m, mut p, mut q) = ([Pairs::zero(); 4], [Pairs::zero(); 4], [Pairs::zero(); 4]);
+        let (mut m, mut p, mut q) = ([P::zero(); 4], [P::zero(); 4], [P::zero(); 4]);
         // w[i] = W[j - 2 + i], d[i] = Δ(j - 2 + i), for j = base - 2t; even i are rows
         // e = (j - 2)/2 + i/2.
         let mut e = base / 2 - 1;
-        let mut even: [Pairs; 6] = std::array::from_fn(|i| rows.even(e + i));
-        let mut w: [Pairs; 10] =
-            std::array::from_fn(
-                |i| if i % 2 == 0 { even[i / 2] } else { Pairs::between(even[i / 2], even[i / 2 + 1]) },
-            );
-        let mut d: [Pairs; 8] = std::array::from_fn(|i| w[i].sub_words(w[i + 2]));
+        let mut even = [P::zero(); 6];
+        for (i, v) in even.iter_mut().enumerate() {
+            *v = rows.even(e + i);
+        }
+        let mut w = [P::zero(); 10];
+        for i in 0..10 {
+            w[i] = if i % 2 == 0 { even[i / 2] } else { P::between(even[i / 2], even[i / 2 + 1]) };
+        }
+        let mut d = [P::zero(); 8];
+        for i in 0..8 {
+            d[i] = w[i].sub_words(w[i + 2]);
+        }
         for pair in 0..pairs {
             let t = 2 * pair;
-            let (l0, l1) = (left(t), left(t + 1));
+            let (l0, l1): (P, P) = (left_rows.even(left_first + t), left_rows.even(left_first + t + 1));
+            let (l0, l1) = (l0.swap_words(), l1.swap_words());
             let sum = l0.add_words(l1);
             for (i, &r) in FIRST.iter().enumerate() {
                 m[i] = m[i].dot_add(sum, w[r + 2]);
@@ -582,9 +673,9 @@ fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, (lef
                 d[i] = d[i - 4];
             }
             w[0] = even[0];
-            w[1] = Pairs::between(even[0], even[1]);
+            w[1] = P::between(even[0], even[1]);
             w[2] = even[1];
-            w[3] = Pairs::between(even[1], even[2]);
+            w[3] = P::between(even[1], even[2]);
             for i in 0..4 {
                 d[i] = w[i].sub_words(w[i + 2]);
             }
@@ -596,19 +687,77 @@ fn karatsuba_dots<S: Rows>(acc: &mut [Pairs; 8], steps: usize, base: usize, (lef
     }
     if steps % 2 == 1 {
         let t = steps - 1;
-        let a = left(t);
+        let a = left_rows.even::<P>(left_first + t).swap_words();
         for (r, sum) in acc.iter_mut().enumerate() {
             *sum = sum.dot_add(a, rows.pair(base + r - 2 * t));
         }
     }
 }
 
+/// [`karatsuba_dots`] where a vector is several registers (AVX2: two, the baseline:
+/// four): the plain sliding window, one register part and four outputs at a time.
+///
+/// Why: the Karatsuba block holds 12 accumulators and a window of 18 vectors, which fits
+/// the 32 registers of AVX-512 but, at two registers a vector, spilled every
+/// accumulator to the stack on AVX2 (about 200 instructions per pair of steps for 24
+/// `vpmaddwd`). One part and four outputs need 4 accumulators, a window of 4 and one
+/// left operand; without AVX-512 a dot product is two instructions (`vpmaddwd`,
+/// `vpaddd`), so the Karatsuba savings (a quarter of the dot products, for sums and
+/// differences of words) would be small even where it fitted.
+#[inline(always)]
+fn sliding_parts<P: PairVec, S: Rows>(acc: &mut [P; 8], steps: usize, base: usize, (left, first): (S, usize), rows: S) {
+    for part in 0..P::PARTS {
+        for quarter in [0, 4] {
+            let mut sums = [
+                acc[quarter].part(part),
+                acc[quarter + 1].part(part),
+                acc[quarter + 2].part(part),
+                acc[quarter + 3].part(part),
+            ];
+            // w[i] = W[j + quarter + i] for j = base - 2t; j + quarter is even.
+            let e = (base + quarter) / 2;
+            let (mut low, mut high) = (rows.even_part::<P>(e, part), rows.even_part::<P>(e + 1, part));
+            let top = P::Part::between(high, rows.even_part::<P>(e + 2, part));
+            let mut w = [low, P::Part::between(low, high), high, top];
+            // Two steps per iteration, so that the window slides without moves: step t
+            // reads w[0..4], step t+1 the pairs two below, w[-2..2].
+            let mut t = 0;
+            while t + 1 < steps {
+                let (a0, a1) = (left.even_part::<P>(first + t, part), left.even_part::<P>(first + t + 1, part));
+                let (a0, a1) = (a0.swap_words(), a1.swap_words());
+                high = low;
+                low = rows.even_part::<P>(e - 1 - t, part);
+                let below = P::Part::between(low, high);
+                sums[0] = sums[0].dot_add(a0, w[0]).dot_add(a1, low);
+                sums[1] = sums[1].dot_add(a0, w[1]).dot_add(a1, below);
+                sums[2] = sums[2].dot_add(a0, w[2]).dot_add(a1, w[0]);
+                sums[3] = sums[3].dot_add(a0, w[3]).dot_add(a1, w[1]);
+                high = low;
+                if t + 2 < steps {
+                    low = rows.even_part::<P>(e - 2 - t, part);
+                }
+                w = [low, P::Part::between(low, high), high, below];
+                t += 2;
+            }
+            if t < steps {
+                let a = left.even_part::<P>(first + t, part).swap_words();
+                for (sum, &pair) in sums.iter_mut().zip(&w) {
+                    *sum = sum.dot_add(a, pair);
+                }
+            }
+            for (r, sum) in sums.into_iter().enumerate() {
+                acc[quarter + r] = acc[quarter + r].with_part(part, sum);
+            }
+        }
+    }
+}
+
 /// The `x` recurrence, one block of `R` outputs at a time, into a ring of rows.
-struct XRecurrence<'a> {
+struct XRecurrence<'a, P: PairVec> {
     ring: &'a WordRing,
     num: &'a [[i32; LANES16]],
     /// `den_1, den_2` for the `f64` path.
-    newest: [Coefficient; NEW_X],
+    newest: [Coefficient<P>; NEW_X],
     /// `(den_i, den_{i+1})` for `i = NEW_X + 1, NEW_X + 3, ...`: swapped, with the pair
     /// `(x_{k-i-1}, x_{k-i})` the dot product adds both terms. The first `LOW_STEPS`
     /// are summed per output, the others blocked.
@@ -618,34 +767,34 @@ struct XRecurrence<'a> {
     offset: usize,
     planes: Planes<'a>,
     /// `x_{k-1}, x_{k-2}` and the words of `x_{k-1}`.
-    last: [Coefficient; NEW_X],
-    last_words: [Pairs; 3],
+    last: [Coefficient<P>; NEW_X],
+    last_words: [P; 3],
     /// `x_k` at `k % X_VALUES`, for `T` (at most two blocks behind).
-    values: [Coefficient; X_VALUES],
+    values: [Coefficient<P>; X_VALUES],
 }
 
 /// The `x` coefficients kept as values for `T`, which runs at most `2R` behind.
 const X_VALUES: usize = 4 * R;
 
-impl<'a> XRecurrence<'a> {
+impl<'a, P: PairVec> XRecurrence<'a, P> {
     /// Den pairs summed one output at a time: the terms `NEW_X < i <= LOW_X`.
     const LOW_STEPS: usize = (LOW_X - NEW_X) / 2;
 
+    #[inline(always)]
     fn new(ring: &'a WordRing, rational: &'a RationalLanes, planes: Planes<'a>, x_ring: usize) -> Self {
-        let den = |i: usize| Pairs::from_array(rational.den.get(i).copied().unwrap_or([0; LANES16]));
-        let newest = std::array::from_fn(|j| {
-            let d = den(j + 1);
-            Coefficient { two: d, odd: Doubles::from_pairs(d) }
-        });
+        let den = |i: usize| rational.den.get(i).copied().unwrap_or([0; LANES16]);
+        let mut newest = [Coefficient::zero(); NEW_X];
+        for (j, c) in newest.iter_mut().enumerate() {
+            let d = P::from_array(den(j + 1));
+            *c = Coefficient { two: d, odd: doubles(d) };
+        }
         let order = rational.order();
-        let den_pairs = (NEW_X + 1..=order.max(LOW_X))
-            .step_by(2)
-            .map(|i| {
-                let mut row = PairRow::ZERO;
-                Pairs::pack(den(i), den(i + 1)).store(&mut row);
-                row
-            })
-            .collect();
+        let mut den_pairs = Vec::with_capacity(order / 2 + 1);
+        for i in (NEW_X + 1..=order.max(LOW_X)).step_by(2) {
+            let mut row = PairRow::ZERO;
+            P::pack(P::from_array(den(i)), P::from_array(den(i + 1))).store(&mut row);
+            den_pairs.push(row);
+        }
         Self {
             ring,
             num: &rational.num,
@@ -654,7 +803,7 @@ impl<'a> XRecurrence<'a> {
             offset: x_ring,
             planes,
             last: [Coefficient::zero(); NEW_X],
-            last_words: [Pairs::zero(); 3],
+            last_words: [P::zero(); 3],
             values: [Coefficient::zero(); X_VALUES],
         }
     }
@@ -662,6 +811,7 @@ impl<'a> XRecurrence<'a> {
     /// Computes `x_{k0..k0+R}`, `k0` a multiple of `R`. The blocked sums read pairs from
     /// `base - 2·steps - 6 = k0 - LOW_X - 2·(pairs - LOW_STEPS) - 8 >= k0 - order - 8` up
     /// to `x_{k0-1}` (see [`Layout::new`]); the per-output ones up to `x_{k-3}`.
+    #[inline(always)]
     fn block(&mut self, k0: usize) {
         // Pair t >= LOW_STEPS covers i = LOW_X + 1 + 2(t - LOW_STEPS), i + 1, with the
         // pair starting at k - i - 1 = k0 + r - LOW_X - 2 - 2(t - LOW_STEPS): base
@@ -669,7 +819,7 @@ impl<'a> XRecurrence<'a> {
         let left = (Plane { rows: &self.den_pairs, mask: usize::MAX }, Self::LOW_STEPS);
         let steps = self.den_pairs.len() - Self::LOW_STEPS;
         let base = self.offset + k0 - LOW_X - 2;
-        let mut acc = [[Pairs::zero(); R]; 3];
+        let mut acc = [[P::zero(); R]; 3];
         for (p, a) in acc.iter_mut().enumerate() {
             karatsuba_dots(a, steps, base, left, self.planes.plane(p));
         }
@@ -680,22 +830,22 @@ impl<'a> XRecurrence<'a> {
 
     /// `x_k` from the blocked sums of its older terms.
     #[inline(always)]
-    fn finish(&mut self, k: usize, acc: [Pairs; 3]) {
+    fn finish(&mut self, k: usize, acc: [P; 3]) {
         let j = self.offset + k;
         // The low pairs, oldest first, so that the newest pair (x_{k-4}, x_{k-3}) joins
         // the sum last.
         let low = &self.den_pairs[..Self::LOW_STEPS];
-        let sums: [Pairs; 3] = std::array::from_fn(|p| {
+        let mut sums = acc;
+        for (p, sum) in sums.iter_mut().enumerate() {
             let plane = self.planes.plane(p);
-            low.iter()
-                .enumerate()
-                .rev()
-                .fold(acc[p], |a, (t, d)| a.dot_add(Pairs::load(d).swap_words(), plane.pair(j - NEW_X - 2 - 2 * t)))
-        });
-        let num = Pairs::from_array(self.num.get(k).copied().unwrap_or([0; LANES16]));
+            for (t, d) in low.iter().enumerate().rev() {
+                *sum = sum.dot_add(P::load(d).swap_words(), plane.pair(j - NEW_X - 2 - 2 * t));
+            }
+        }
+        let num = P::from_array(self.num.get(k).copied().unwrap_or([0; LANES16]));
         // Z/q: |Σ| <= 2^20·1024·(1 + 2^11) < 2^42, |num| small: exact in f64.
-        let sum = Doubles::from_pairs(sums[2]).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(sums[1]));
-        let mut value = Coefficient { two: num - sums[0], odd: Doubles::from_pairs(num) - sum };
+        let sum = doubles(sums[2]).mul_add(P::Doubles::splat(LIMB), doubles(sums[1]));
+        let mut value = Coefficient { two: num - sums[0], odd: doubles(num) - sum };
         // The newest terms, x_{k-1} last: |den·x| <= 2^14·2^20.
         for (d, x) in self.newest.iter().zip(&self.last).rev() {
             value.two = value.two - d.two * x.two;
@@ -711,7 +861,7 @@ impl<'a> XRecurrence<'a> {
 
     /// `x_k` (computed, at most `X_VALUES` ago).
     #[inline(always)]
-    fn value(&self, k: usize) -> Coefficient {
+    fn value(&self, k: usize) -> Coefficient<P> {
         self.values[k % X_VALUES]
     }
 }
@@ -720,38 +870,49 @@ impl<'a> XRecurrence<'a> {
 /// pairs of terms, a single last term if the half has odd length, doubled, plus
 /// `T_{k/2}^2` for even `k`.
 #[inline(always)]
-fn t_direct<S: Rows>(rows: S, k: usize) -> Pairs {
+fn t_direct<P: PairVec, S: Rows>(rows: S, k: usize) -> P {
     let h = k.div_ceil(2) - 1; // terms i = 1..=h of the half sum
-    let mut acc = Pairs::zero();
+    let mut acc = P::zero();
     let mut i = 1;
     while i < h {
-        acc = acc.dot_add(rows.pair(i).swap_words(), rows.pair(k - 1 - i));
+        acc = acc.dot_add(rows.pair::<P>(i).swap_words(), rows.pair(k - 1 - i));
         i += 2;
     }
     if i == h {
-        acc = acc.dot_add(rows.pair(h).low_word_only(), rows.pair(k - h));
+        acc = acc.dot_add(rows.pair::<P>(h).low_word_only(), rows.pair(k - h));
     }
     acc = acc + acc;
     if k.is_multiple_of(2) {
-        acc = acc.dot_add(rows.pair(k / 2).low_word_only(), rows.pair(k / 2));
+        acc = acc.dot_add(rows.pair::<P>(k / 2).low_word_only(), rows.pair(k / 2));
     }
     acc
 }
 
+/// Where [`t_main`] adds its chunks: `i32` lanes (the `2^a` plane, wrapping) or `f64`.
+enum Sums<'a, P: PairVec> {
+    Words(&'a mut [P; R]),
+    Doubles(&'a mut [P::Doubles; R]),
+}
+
 /// The blocked part of `C_k` for the outputs `k0 + r`, `r < R`, in one plane: terms
 /// `i = LOW+1 ..= l` in steps of two, `chunk` called with the sums of every
-/// [`CHUNK_STEPS`] steps (so that the limb planes never overflow `i32`).
+/// [`CHUNK_STEPS`] steps (so that the limb planes never overflow `i32`) added to `sums`.
 #[inline(always)]
-fn t_main<S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; R])) {
+fn t_main<P: PairVec, S: Rows>(rows: S, k0: usize, l: usize, mut sums: Sums<'_, P>) {
     let steps = (l - LOW) / 2;
     let mut done = 0;
     while done < steps {
         let n = (steps - done).min(CHUNK_STEPS);
-        let mut acc = [Pairs::zero(); R];
+        let mut acc = [P::zero(); R];
         // Step t pairs terms i = first + 2t (even), i + 1 with the pairs at k - 1 - i.
         let first = LOW + 1 + 2 * done;
         karatsuba_dots(&mut acc, n, k0 - first - 1, (rows, first / 2), rows);
-        chunk(&acc);
+        for (r, a) in acc.into_iter().enumerate() {
+            match &mut sums {
+                Sums::Words(s) => s[r] = s[r] + a,
+                Sums::Doubles(s) => s[r] = s[r] + doubles(a),
+            }
+        }
         done += n;
     }
 }
@@ -762,37 +923,48 @@ fn t_main<S: Rows>(rows: S, k0: usize, l: usize, mut chunk: impl FnMut(&[Pairs; 
 /// one `l` for the whole block), plus `T_{k/2}^2` for even `k`. All planes at once: the
 /// indices, parities and the limb pairs (for `s`) are shared.
 #[inline(always)]
-fn t_rest(planes: [Plane; 3], k: usize, l: usize) -> [Pairs; 4] {
-    // acc += prepare(left pairs) · right pairs, in the four planes.
-    let term = |acc: [Pairs; 4], left: [Pairs; 3], right: [Pairs; 3], prepare: fn(Pairs) -> Pairs| {
-        let [left_two, left_lo, left_hi] = left;
-        let [right_two, right_lo, right_hi] = right;
-        [
-            acc[0].dot_add(prepare(left_two), right_two),
-            acc[1].dot_add(prepare(left_lo), right_lo),
-            acc[2].dot_add(prepare(left_hi), right_hi),
-            acc[3].dot_add(prepare(left_lo.add_words(left_hi)), right_lo.add_words(right_hi)),
-        ]
-    };
+fn t_rest<P: PairVec>(planes: [Plane; 3], k: usize, l: usize) -> [P; 4] {
+    let term = rest_term::<P>;
     let pair = |j| pairs3(planes, j);
-    let mut half = [Pairs::zero(); 4];
+    let mut half = [P::zero(); 4];
     for i in (NEW + 1..LOW).step_by(2).rev() {
-        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
+        half = term(half, pair(i), pair(k - 1 - i), true);
     }
     let h = k.div_ceil(2) - 1;
     let mut i = l + 1;
     while i < h {
-        half = term(half, pair(i), pair(k - 1 - i), Pairs::swap_words);
+        half = term(half, pair(i), pair(k - 1 - i), true);
         i += 2;
     }
     if i == h {
-        half = term(half, pair(h), pair(k - h), Pairs::low_word_only);
+        half = term(half, pair(h), pair(k - h), false);
     }
-    let mut rest: [Pairs; 4] = std::array::from_fn(|p| half[p] + half[p]);
+    let mut rest = [half[0] + half[0], half[1] + half[1], half[2] + half[2], half[3] + half[3]];
     if k.is_multiple_of(2) {
-        rest = term(rest, pair(k / 2), pair(k / 2), Pairs::low_word_only);
+        rest = term(rest, pair(k / 2), pair(k / 2), false);
     }
     rest
+}
+
+/// `acc += prepare(left pairs) · right pairs` in the four planes `[two, v0, v1, s]`;
+/// `prepare` swaps the words (`swap`) or keeps the low one (a flag, not a function
+/// pointer: a pointer to a vector method would be its baseline instance).
+#[inline(always)]
+fn rest_term<P: PairVec>(acc: [P; 4], left: [P; 3], right: [P; 3], swap: bool) -> [P; 4] {
+    let [left_two, left_lo, left_hi] = left;
+    let [right_two, right_lo, right_hi] = right;
+    let left_s = left_lo.add_words(left_hi);
+    let [a, b, c, d] = if swap {
+        [left_two.swap_words(), left_lo.swap_words(), left_hi.swap_words(), left_s.swap_words()]
+    } else {
+        [left_two.low_word_only(), left_lo.low_word_only(), left_hi.low_word_only(), left_s.low_word_only()]
+    };
+    [
+        acc[0].dot_add(a, right_two),
+        acc[1].dot_add(b, right_lo),
+        acc[2].dot_add(c, right_hi),
+        acc[3].dot_add(d, right_lo.add_words(right_hi)),
+    ]
 }
 
 /// The first output of the first block; the outputs below it are summed directly.
@@ -817,34 +989,41 @@ const UNREDUCED_BELOW: usize = 2048;
 /// below `2^51.03` for `k < 2^11`; from there on the middle and high sums are reduced
 /// first (each then below `2^20 + 1`).
 #[inline(always)]
-fn t_from_sums(ring: &WordRing, k: usize, x: Coefficient, c_two: Pairs, c: [Doubles; 3]) -> Coefficient {
+fn t_from_sums<P: PairVec>(
+    ring: &WordRing,
+    k: usize,
+    x: Coefficient<P>,
+    c_two: P,
+    c: [P::Doubles; 3],
+) -> Coefficient<P> {
     let [c_lo, c_hi, c_s] = c;
     let (mut middle, mut high) = (c_s - c_lo - c_hi, c_hi);
     if k >= UNREDUCED_BELOW {
         (middle, high) = (ring.balance(middle), ring.balance(high));
     }
-    let product = high.mul_add(Doubles::splat(LIMB * LIMB), middle.mul_add(Doubles::splat(LIMB), c_lo));
+    let product = high.mul_add(P::Doubles::splat(LIMB * LIMB), middle.mul_add(P::Doubles::splat(LIMB), c_lo));
     Coefficient { two: x.two - c_two, odd: x.odd - product }
 }
 
 /// One character group's computation: `x` one block ahead of `T`, in one loop.
-struct Kernel<'a> {
+struct Kernel<'a, P: PairVec> {
     ring: &'a WordRing,
     m: usize,
-    x: XRecurrence<'a>,
+    x: XRecurrence<'a, P>,
     /// `x` is computed for `k < x_done`.
     x_done: usize,
     planes: Planes<'a>,
     /// `T_1..T_NEW`, and `T_{k-1}..T_{k-NEW}`, and the words of `T_{k-1}`.
-    first: [Coefficient; NEW],
-    last: [Coefficient; NEW],
-    last_words: [Pairs; 3],
+    first: [Coefficient<P>; NEW],
+    last: [Coefficient<P>; NEW],
+    last_words: [P; 3],
     /// `Σ_lanes T_k mod N` per coefficient (until the end of [`Kernel::run`], the lane
     /// sums of both rings, packed).
     sums: Vec<u64>,
 }
 
-impl<'a> Kernel<'a> {
+impl<'a, P: PairVec> Kernel<'a, P> {
+    #[inline(always)]
     fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
         let layout = Layout::new(rational.order(), m);
         let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
@@ -857,7 +1036,7 @@ impl<'a> Kernel<'a> {
             planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, usize::MAX),
             first: [Coefficient::zero(); NEW],
             last: [Coefficient::zero(); NEW],
-            last_words: [Pairs::zero(); 3],
+            last_words: [P::zero(); 3],
             sums: vec![0; m + 1],
         }
     }
@@ -872,6 +1051,7 @@ impl<'a> Kernel<'a> {
     }
 
     /// `Σ_lanes T_k mod N` for `k = 0..=m`.
+    #[inline(always)]
     fn run(mut self) -> Vec<u64> {
         // T_0 = x_0 = 0.
         let blocked_from = BLOCKED_FROM.min(self.m + 1);
@@ -880,8 +1060,9 @@ impl<'a> Kernel<'a> {
             let c = |p| self.planes.plane(p);
             let (two, lo, hi) = (c(0), c(1), c(2));
             let c_two = t_direct(two, k);
-            let c = [t_direct(lo, k), t_direct(hi, k), t_direct(SumRows(lo, hi), k)];
-            let mut value = t_from_sums(self.ring, k, self.x.value(k), c_two, c.map(Doubles::from_pairs));
+            let c: [P; 3] = [t_direct(lo, k), t_direct(hi, k), t_direct(SumRows(lo, hi), k)];
+            let c = [doubles(c[0]), doubles(c[1]), doubles(c[2])];
+            let mut value = t_from_sums(self.ring, k, self.x.value(k), c_two, c);
             value.odd = self.ring.balance(value.odd);
             self.store(k, value);
         }
@@ -908,15 +1089,16 @@ impl<'a> Kernel<'a> {
     /// against constant words), against three reductions per coefficient in the loop.
     /// Only the low `a <= 16` bits of the `2^a` sums matter, so 16-bit sums suffice; the
     /// `Z/q` values are below `2^20 + 1` in size, their sums below `2^25`: exact `i32`.
+    #[inline(always)]
     fn lane_sums(&mut self) {
         let [two, lo, hi] = self.planes.all();
-        let (low_one, low_limb) = (Pairs::splat(1), Pairs::splat(LIMB as i32));
-        let (high_one, high_limb) = (Pairs::splat(1 << 16), Pairs::splat((LIMB as i32) << 16));
+        let (low_one, low_limb) = (P::splat(1), P::splat(LIMB as i32));
+        let (high_one, high_limb) = (P::splat(1 << 16), P::splat((LIMB as i32) << 16));
         for (e, sums) in self.sums.chunks_mut(2).enumerate() {
-            let (v0, v1) = (lo.even(e), hi.even(e));
-            let twos = two.even(e).sum_words() as u32;
-            let even = Pairs::zero().dot_add(v0, low_one).dot_add(v1, low_limb).sum_lanes();
-            let odd = Pairs::zero().dot_add(v0, high_one).dot_add(v1, high_limb).sum_lanes();
+            let (v0, v1): (P, P) = (lo.even(e), hi.even(e));
+            let twos = two.even::<P>(e).sum_words() as u32;
+            let even = P::zero().dot_add(v0, low_one).dot_add(v1, low_limb).sum_lanes();
+            let odd = P::zero().dot_add(v0, high_one).dot_add(v1, high_limb).sum_lanes();
             sums[0] = u64::from(twos & 0xFFFF) | u64::from(even as u32) << 32;
             if let Some(s) = sums.get_mut(1) {
                 *s = u64::from(twos >> 16) | u64::from(odd as u32) << 32;
@@ -926,6 +1108,7 @@ impl<'a> Kernel<'a> {
 
     /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
     /// outputs read existing pairs (below `k0 - LOW`) and are dropped.
+    #[inline(always)]
     fn t_block(&mut self, k0: usize) {
         // l: the blocked stretch is i = LOW+1 ..= l for the whole block, l <= h(k0) and
         // l - LOW even (whole steps); each output adds its own i = l+1 ..= h(k).
@@ -934,33 +1117,25 @@ impl<'a> Kernel<'a> {
         if k0 + R <= UNREDUCED_BELOW {
             return self.t_block_words(k0, l);
         }
-        let mut main_two = [Pairs::zero(); R];
-        let mut main = [[Doubles::zero(); R]; 3];
+        let mut main_two = [P::zero(); R];
+        let mut main = [[P::Doubles::zero(); R]; 3];
         let plane = |p| self.planes.plane(p);
         let (two, lo, hi) = (plane(0), plane(1), plane(2));
-        t_main(two, k0, l, |acc| {
-            for (s, &a) in main_two.iter_mut().zip(acc) {
-                *s = *s + a;
-            }
-        });
+        t_main(two, k0, l, Sums::Words(&mut main_two));
         for (sums, rows) in main.iter_mut().zip([lo, hi]) {
-            t_main(rows, k0, l, |acc| {
-                for (s, &a) in sums.iter_mut().zip(acc) {
-                    *s = *s + Doubles::from_pairs(a);
-                }
-            });
+            t_main(rows, k0, l, Sums::<P>::Doubles(sums));
         }
-        t_main(SumRows(lo, hi), k0, l, |acc| {
-            for (s, &a) in main[2].iter_mut().zip(acc) {
-                *s = *s + Doubles::from_pairs(a);
-            }
-        });
+        t_main(SumRows(lo, hi), k0, l, Sums::<P>::Doubles(&mut main[2]));
         for r in 0..R.min(self.m + 1 - k0) {
             let k = k0 + r;
-            let rest = t_rest(self.planes.all(), k, l);
+            let rest: [P; 4] = t_rest(self.planes.all(), k, l);
             let c_two = rest[0] + main_two[r] + main_two[r];
-            let c: [Doubles; 3] =
-                std::array::from_fn(|i| Doubles::splat(2.0).mul_add(main[i][r], Doubles::from_pairs(rest[i + 1])));
+            let two = P::Doubles::splat(2.0);
+            let c = [
+                two.mul_add(main[0][r], doubles(rest[1])),
+                two.mul_add(main[1][r], doubles(rest[2])),
+                two.mul_add(main[2][r], doubles(rest[3])),
+            ];
             let value = self.add_newest(t_from_sums(self.ring, k, self.x.value(k), c_two, c));
             self.store(k, value);
         }
@@ -981,7 +1156,7 @@ impl<'a> Kernel<'a> {
     fn t_block_words(&mut self, k0: usize, l: usize) {
         let steps = (l - LOW) / 2;
         let first = LOW + 1;
-        let mut main = [[Pairs::zero(); R]; 4];
+        let mut main = [[P::zero(); R]; 4];
         let plane = |p| self.planes.plane(p);
         let (two, lo, hi) = (plane(0), plane(1), plane(2));
         // Step t pairs terms i = first + 2t (even), i + 1 with the pairs at k - 1 - i.
@@ -990,12 +1165,13 @@ impl<'a> Kernel<'a> {
         }
         karatsuba_dots(&mut main[3], steps, k0 - first - 1, (SumRows(lo, hi), first / 2), SumRows(lo, hi));
         for (k, r) in (k0..=self.m).zip(0..R) {
-            let rest = t_rest(self.planes.all(), k, l);
-            let [c_two, c_lo, c_hi, c_s] = std::array::from_fn(|p| rest[p] + main[p][r] + main[p][r]);
+            let rest: [P; 4] = t_rest(self.planes.all(), k, l);
+            let (c_two, c_lo) = (rest[0] + main[0][r] + main[0][r], rest[1] + main[1][r] + main[1][r]);
+            let (c_hi, c_s) = (rest[2] + main[2][r] + main[2][r], rest[3] + main[3][r] + main[3][r]);
             let middle = c_s - c_lo - c_hi;
-            let product = Doubles::from_pairs(c_hi).mul_add(
-                Doubles::splat(LIMB * LIMB),
-                Doubles::from_pairs(middle).mul_add(Doubles::splat(LIMB), Doubles::from_pairs(c_lo)),
+            let product = doubles(c_hi).mul_add(
+                P::Doubles::splat(LIMB * LIMB),
+                doubles(middle).mul_add(P::Doubles::splat(LIMB), doubles(c_lo)),
             );
             let x = self.x.value(k);
             let value = self.add_newest(Coefficient { two: x.two - c_two, odd: x.odd - product });
@@ -1007,7 +1183,7 @@ impl<'a> Kernel<'a> {
     /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
     /// `|2·Σ| <= 2·NEW·2^40 < 2^43`, so every value stays below `2^52`.
     #[inline(always)]
-    fn add_newest(&self, mut value: Coefficient) -> Coefficient {
+    fn add_newest(&self, mut value: Coefficient<P>) -> Coefficient<P> {
         for (t, prev) in self.first.iter().zip(&self.last).rev() {
             value.two = value.two - (t.two + t.two) * prev.two;
             value.odd = (t.odd + t.odd).neg_mul_add(prev.odd, value.odd);
@@ -1019,7 +1195,7 @@ impl<'a> Kernel<'a> {
     /// Records `T_k` (balanced): its words in the rows (its lane sums come from there at
     /// the end, [`Self::lane_sums`]).
     #[inline(always)]
-    fn store(&mut self, k: usize, value: Coefficient) {
+    fn store(&mut self, k: usize, value: Coefficient<P>) {
         let words = value.words();
         if k <= NEW {
             self.first[k - 1] = value;
@@ -1035,6 +1211,7 @@ mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
     use crate::kernels::series::check::check_characters;
+    use crate::kernels::series::series_catalan;
 
     /// The vectorised Chinese remainders against the scalar ones, on the extremes of the
     /// packed sums (the `Z/q` sum up to `±16·(2^20 + 1)`, any `2^a` word) and random
@@ -1070,11 +1247,8 @@ mod tests {
         }
     }
 
-    /// The blocked Karatsuba sums against the plain ones, at the largest words the
-    /// callers allow (limbs up to ±1536, their sums and differences up to ±3072), on
-    /// every parity of steps and on stored and summed planes.
-    #[test]
-    fn karatsuba_dots_match_the_plain_sums() {
+    #[inline(always)]
+    fn karatsuba_case_generic<B: Dots>(_unit: ()) {
         let mut rng = SplitMix64(0x4A2A);
         let word = |rng: &mut SplitMix64| (rng.below(2 * 1536 + 1) as i32 - 1536) & 0xFFFF;
         let rows: Vec<PairRow> =
@@ -1084,21 +1258,55 @@ mod tests {
         let summed = SumRows(plane, second);
         for steps in [0, 1, 2, 3, 7, 8, 21] {
             let base = 2 * steps + 8;
-            let (mut fast, mut plain) = ([Pairs::zero(); 8], [Pairs::zero(); 8]);
+            let (mut fast, mut plain) = ([B::Pairs::zero(); 8], [B::Pairs::zero(); 8]);
             karatsuba_dots(&mut fast, steps, base, (plane, 3), plane);
             sliding_dots(&mut plain, steps, base, (plane, 3), plane);
-            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "steps {steps}");
+            assert_eq!(fast.map(B::Pairs::to_array), plain.map(B::Pairs::to_array), "{}: steps {steps}", B::LEVEL);
             karatsuba_dots(&mut fast, steps, base, (summed, 3), summed);
             sliding_dots(&mut plain, steps, base, (summed, 3), summed);
-            assert_eq!(fast.map(Pairs::to_array), plain.map(Pairs::to_array), "summed, steps {steps}");
+            assert_eq!(
+                fast.map(B::Pairs::to_array),
+                plain.map(B::Pairs::to_array),
+                "{}: summed, steps {steps}",
+                B::LEVEL
+            );
         }
+    }
+
+    crate::simd::multiversion! {
+        fn karatsuba_case(unit: ()) => karatsuba_case_generic;
+    }
+
+    /// The blocked Karatsuba sums against the plain ones, at the largest words the
+    /// callers allow (limbs up to ±1536, their sums and differences up to ±3072), on
+    /// every parity of steps and on stored and summed planes, on every backend.
+    #[test]
+    fn karatsuba_dots_match_the_plain_sums() {
+        for simd in Simd::available() {
+            karatsuba_case(simd, ());
+        }
+    }
+
+    #[inline(always)]
+    fn kernel_run_generic<B: Dots>(
+        rational: &RationalLanes,
+        ring: &WordRing,
+        m: usize,
+        rows: &mut [PairRow],
+    ) -> Vec<u64> {
+        Kernel::<B::Pairs>::new(ring, rational, m, rows).run()
+    }
+
+    crate::simd::multiversion! {
+        fn kernel_run(rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]) -> Vec<u64>
+            => kernel_run_generic;
     }
 
     /// The word path itself (no fallback) against `catalan`, on the sizes where its
     /// structure changes: the direct small outputs, the first blocks, a partial last
     /// block, an `x` ring that wraps several times, more than one chunk of `CHUNK_STEPS`
     /// (m > 2·(LOW + 2·CHUNK_STEPS)), and outputs from `UNREDUCED_BELOW` on; once with the
-    /// scratch rows dirty.
+    /// scratch rows dirty; on every backend.
     #[test]
     fn words_match_catalan_on_every_path() {
         let mut rng = SplitMix64(0x3C0);
@@ -1106,9 +1314,6 @@ mod tests {
         let mut characters = check_characters(60, &mut rng);
         characters.extend(crate::games::kayles::character_signs().into_iter().take(16 - characters.len()));
         let blocked_from = BLOCKED_FROM;
-        let run = |rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]| {
-            Kernel::new(ring, rational, m, rows).run()
-        };
         for (m, moduli) in [
             (0usize, &[16 * 1_000_000_000u64, 6][..]),
             (1, &[16 * 1_000_000_000]),
@@ -1131,15 +1336,21 @@ mod tests {
                 let ring = WordRing::new(modulus / 2).unwrap();
                 let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
                 let rows = Layout::new(rational.order(), m).rows;
-                let expected = series_catalan(&characters, m, modulus);
-                let got = run(&rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
-                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "m={m} M'={modulus}");
-                // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
-                // everything; this checks that T never reads a row it did not write).
-                let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
-                dirty[..Layout::new(rational.order(), m).zeroed()].fill(PairRow::ZERO);
-                let got = run(&rational, &ring, m, &mut dirty);
-                assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "dirty, m={m}");
+                let expected = series_catalan(Simd::portable(), &characters, m, modulus);
+                for simd in Simd::available() {
+                    let got = kernel_run(simd, &rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
+                    assert_eq!(
+                        c_sum_from_t_sum(got, characters.len(), modulus),
+                        expected,
+                        "{simd}: m={m} M'={modulus}"
+                    );
+                    // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
+                    // everything; this checks that T never reads a row it did not write).
+                    let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
+                    dirty[..Layout::new(rational.order(), m).zeroed()].fill(PairRow::ZERO);
+                    let got = kernel_run(simd, &rational, &ring, m, &mut dirty);
+                    assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "{simd}: dirty, m={m}");
+                }
             }
         }
     }
@@ -1173,7 +1384,9 @@ mod tests {
                     *e = ((*e as u128 + c as u128) % modulus as u128) as u64;
                 }
             }
-            proptest::prop_assert_eq!(series_catalan_words(&batch, m, modulus), expected);
+            for simd in Simd::available() {
+                proptest::prop_assert_eq!(series_catalan_words(simd, &batch, m, modulus), expected.clone(), "{}", simd);
+            }
         }
     }
 

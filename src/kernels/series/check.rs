@@ -2,6 +2,7 @@
 
 use super::{BlockSigns, SeriesVariant, series_reference};
 use crate::kernels::SplitMix64;
+use crate::simd::Simd;
 
 /// Moduli `M' = 16·M` for the moduli users ask for most and the extremes
 /// (`M = 2^58 - 1` is the largest the game accepts), the edges of `catalan-words`
@@ -57,10 +58,19 @@ pub fn check_characters(max_m: usize, rng: &mut SplitMix64) -> Vec<BlockSigns> {
     characters
 }
 
-/// Compares `variant` with [`series_reference`]: each character alone, then all of
-/// them in one batch (more than one lane group), for every length of
-/// [`check_lengths`] and every modulus of [`check_moduli`].
+/// Compares `variant` with [`series_reference`] on every backend this CPU has
+/// ([`Simd::available`]): each character alone, then all of them in one batch (more
+/// than one lane group), for every length of [`check_lengths`] and every modulus of
+/// [`check_moduli`].
 pub fn check_variant(variant: SeriesVariant, max_m: usize) -> Result<(), String> {
+    for simd in Simd::available() {
+        check_variant_on(simd, variant, max_m)?;
+    }
+    Ok(())
+}
+
+/// [`check_variant`] on one backend.
+pub fn check_variant_on(simd: Simd, variant: SeriesVariant, max_m: usize) -> Result<(), String> {
     let mut rng = SplitMix64(0x5E41E5 + max_m as u64);
     let characters = check_characters(max_m, &mut rng);
     for modulus in check_moduli() {
@@ -68,22 +78,22 @@ pub fn check_variant(variant: SeriesVariant, max_m: usize) -> Result<(), String>
             characters.iter().map(|s| series_reference(&s.materialize(2 * max_m + 2), max_m, modulus)).collect();
         for m in check_lengths(max_m) {
             for (index, signs) in characters.iter().enumerate() {
-                let got = variant.run(std::slice::from_ref(signs), m, modulus);
+                let got = variant.run_on(simd, std::slice::from_ref(signs), m, modulus);
                 if got[..] != expected[index][..=m] {
                     let k = (0..=m).find(|&k| got.get(k) != expected[index].get(k));
                     return Err(format!(
-                        "series {variant}: character {index}, m={m}, M'={modulus}: first difference at u^{k:?}"
+                        "series {variant} ({simd}): character {index}, m={m}, M'={modulus}: first difference at u^{k:?}"
                     ));
                 }
             }
         }
-        let batch = variant.run(&characters, max_m, modulus);
+        let batch = variant.run_on(simd, &characters, max_m, modulus);
         let want: Vec<u64> = (0..=max_m)
             .map(|k| (expected.iter().map(|c| c[k] as u128).sum::<u128>() % modulus as u128) as u64)
             .collect();
         if batch != want {
             return Err(format!(
-                "series {variant}: the batch of {} characters differs, M'={modulus}",
+                "series {variant} ({simd}): the batch of {} characters differs, M'={modulus}",
                 characters.len()
             ));
         }

@@ -48,6 +48,7 @@ pub use newton::series_newton;
 pub use reference::series_reference;
 
 use crate::kernels::variant_enum;
+use crate::simd::Simd;
 
 /// The largest modulus `M'` the series variants accept: the reference works modulo
 /// `2·M'` in `u64` residues with `u128` products.
@@ -171,8 +172,8 @@ variant_enum! {
         CatalanScalar => "catalan-scalar",
         /// `T + T^2 = x` modulo each factor `2^k`, `q` of the modulus, dot products in lanes.
         Catalan => "catalan",
-        /// `T + T^2 = x` for 16 characters in 16-bit words and limbs, VNNI dot products,
-        /// register-blocked (moduli `2^a·q`, `a <= 16`, `q < 2^21`; others run `catalan`).
+        /// `T + T^2 = x` for 16 characters in 16-bit words and limbs, pair dot products
+        /// (VNNI, or `vpmaddwd`), register-blocked (moduli `2^a·q`, `a <= 16`, `q < 2^21`; others run `catalan`).
         CatalanWords => "catalan-words",
         /// Newton's iteration for `T` with NTT products: O(m log m).
         Newton => "newton",
@@ -187,6 +188,14 @@ impl SeriesVariant {
     /// If `modulus` is odd, below 2 or not below [`SERIES_MODULUS_LIMIT`], or (`newton`)
     /// if `m` is beyond [`newton::MAX_HALF_PINS`].
     pub fn run(self, characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+        self.run_on(Simd::best(), characters, m, modulus)
+    }
+
+    /// [`SeriesVariant::run`] on `simd`'s backend (the answer is the same on every one).
+    ///
+    /// # Panics
+    /// As [`SeriesVariant::run`].
+    pub fn run_on(self, simd: Simd, characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
         assert!(
             modulus >= 2 && modulus.is_multiple_of(2) && modulus < SERIES_MODULUS_LIMIT,
             "series modulus {modulus} must be even, at least 2 and below 2^62"
@@ -203,8 +212,8 @@ impl SeriesVariant {
                 sum
             }
             SeriesVariant::CatalanScalar => series_catalan_scalar(characters, m, modulus),
-            SeriesVariant::Catalan => series_catalan(characters, m, modulus),
-            SeriesVariant::CatalanWords => series_catalan_words(characters, m, modulus),
+            SeriesVariant::Catalan => series_catalan(simd, characters, m, modulus),
+            SeriesVariant::CatalanWords => series_catalan_words(simd, characters, m, modulus),
             SeriesVariant::Newton => series_newton(characters, m, modulus),
         }
     }

@@ -17,144 +17,14 @@
 //! The accumulators never see a reduction inside the hot loop except the fold; every
 //! bound is argued where it is used.
 
-/// Characters processed together, one per lane.
-pub const LANES: usize = 8;
-
-/// One coefficient for [`LANES`] characters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Lanes(pub [u64; LANES]);
-
-impl Lanes {
-    /// All lanes zero.
-    pub const ZERO: Lanes = Lanes([0; LANES]);
-}
-
-/// Eight `u64` lanes in one AVX-512 register, or an array where the build lacks
-/// AVX-512F. Written with intrinsics because the compiler, left alone, vectorises the
-/// dot-product loops across terms with gathers instead of across the lanes of a row.
-#[derive(Clone, Copy)]
-pub struct U64x8(
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))] core::arch::x86_64::__m512i,
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))] [u64; LANES],
-);
-
-// SAFETY (every `unsafe` in this impl): it exists only when the build enables AVX-512F
-// (and uses `_mm512_mullo_epi64` only under AVX-512DQ), so each instruction is available
-// on the CPU the binary targets; the intrinsics have no other precondition, except the
-// aligned load and store, whose pointers are argued where they are used.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-impl U64x8 {
-    #[inline(always)]
-    fn zero() -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_setzero_si512() })
-    }
-    #[inline(always)]
-    fn splat(v: u64) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_set1_epi64(v as i64) })
-    }
-    #[inline(always)]
-    fn load(v: &Lanes) -> Self {
-        // SAFETY: `Lanes` is 64 bytes with 64-byte alignment, as the aligned load needs.
-        Self(unsafe { core::arch::x86_64::_mm512_load_si512(v.0.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self) -> Lanes {
-        let mut out = Lanes::ZERO;
-        // SAFETY: as in `load`: 64 writable bytes, 64-byte aligned.
-        unsafe { core::arch::x86_64::_mm512_store_si512(out.0.as_mut_ptr().cast(), self.0) };
-        out
-    }
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_add_epi64(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_sub_epi64(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn min(self, other: Self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_min_epu64(self.0, other.0) })
-    }
-    /// The exact product of the low 32 bits of each lane (`vpmuludq`).
-    #[inline(always)]
-    fn mul_low32(self, other: Self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_mul_epu32(self.0, other.0) })
-    }
-    #[inline(always)]
-    fn shr32(self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_srli_epi64::<32>(self.0) })
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        Self(unsafe { core::arch::x86_64::_mm512_and_si512(self.0, other.0) })
-    }
-    /// The product modulo `2^64` of each lane.
-    #[inline(always)]
-    fn mul_wrapping(self, other: Self) -> Self {
-        #[cfg(target_feature = "avx512dq")]
-        return Self(unsafe { core::arch::x86_64::_mm512_mullo_epi64(self.0, other.0) });
-        #[cfg(not(target_feature = "avx512dq"))]
-        {
-            let (a, b) = (self.store(), other.store());
-            Self::load(&Lanes(std::array::from_fn(|l| a.0[l].wrapping_mul(b.0[l]))))
-        }
-    }
-}
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-impl U64x8 {
-    #[inline(always)]
-    fn zero() -> Self {
-        Self([0; LANES])
-    }
-    #[inline(always)]
-    fn splat(v: u64) -> Self {
-        Self([v; LANES])
-    }
-    #[inline(always)]
-    fn load(v: &Lanes) -> Self {
-        Self(v.0)
-    }
-    #[inline(always)]
-    fn store(self) -> Lanes {
-        Lanes(self.0)
-    }
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| self.0[l].wrapping_add(other.0[l])))
-    }
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| self.0[l].wrapping_sub(other.0[l])))
-    }
-    #[inline(always)]
-    fn min(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| self.0[l].min(other.0[l])))
-    }
-    #[inline(always)]
-    fn mul_low32(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| (self.0[l] as u32 as u64) * (other.0[l] as u32 as u64)))
-    }
-    #[inline(always)]
-    fn shr32(self) -> Self {
-        Self(self.0.map(|v| v >> 32))
-    }
-    #[inline(always)]
-    fn and(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| self.0[l] & other.0[l]))
-    }
-    #[inline(always)]
-    fn mul_wrapping(self, other: Self) -> Self {
-        Self(std::array::from_fn(|l| self.0[l].wrapping_mul(other.0[l])))
-    }
-}
+use crate::simd::dots::RingVec;
+pub use crate::simd::dots::{Lanes, RING_LANES as LANES};
 
 /// A factor ring `Z/r` of the split modulus, with lane-wise dot products. Values live
 /// in the ring's internal form (plain residues, or Montgomery forms for [`OddSmall`]);
-/// [`LaneRing::encode`] and [`LaneRing::decode`] convert.
-pub trait LaneRing: Sync {
+/// [`LaneRing::encode`] and [`LaneRing::decode`] convert. The lanes are the backend's
+/// `V` (eight `u64`s).
+pub trait LaneRing<V: RingVec>: Sync {
     /// The dot-product accumulator of the lanes.
     type Acc: Copy;
     /// A zeroed (and folded) accumulator.
@@ -181,7 +51,7 @@ pub trait LaneRing: Sync {
 
     /// `acc += Σ_j a[j]·b[len-1-j]` lane by lane (a convolution term, `b` read
     /// backwards), folding every [`LaneRing::fold_every`] products and at the end.
-    #[inline]
+    #[inline(always)]
     fn accumulate_reversed(&self, acc: &mut Self::Acc, a: &[Lanes], b: &[Lanes]) {
         assert_eq!(a.len(), b.len());
         let every = self.fold_every().min(a.len().max(1));
@@ -194,7 +64,7 @@ pub trait LaneRing: Sync {
     }
 
     /// `Σ_j a[j]·b[len-1-j]` lane by lane, reduced.
-    #[inline]
+    #[inline(always)]
     fn dot_reversed(&self, a: &[Lanes], b: &[Lanes]) -> Lanes {
         let mut acc = self.zero();
         self.accumulate_reversed(&mut acc, a, b);
@@ -220,59 +90,59 @@ fn pow2_mask(bits: u32) -> u64 {
 
 macro_rules! pow2_ring_common {
     () => {
-        type Acc = U64x8;
-        #[inline]
-        fn zero(&self) -> U64x8 {
-            U64x8::zero()
+        type Acc = V;
+        #[inline(always)]
+        fn zero(&self) -> V {
+            V::zero()
         }
         // Wrapping sums never need folding: arithmetic modulo 2^64 maps onto Z/2^k.
-        #[inline]
+        #[inline(always)]
         fn fold_every(&self) -> usize {
             usize::MAX
         }
-        #[inline]
-        fn fold(&self, _acc: &mut U64x8) {}
-        #[inline]
-        fn double(&self, acc: &mut U64x8) {
+        #[inline(always)]
+        fn fold(&self, _acc: &mut V) {}
+        #[inline(always)]
+        fn double(&self, acc: &mut V) {
             *acc = acc.add(*acc);
         }
-        #[inline]
-        fn finish(&self, acc: U64x8) -> Lanes {
-            acc.and(U64x8::splat(self.mask)).store()
+        #[inline(always)]
+        fn finish(&self, acc: V) -> Lanes {
+            acc.and(V::splat(self.mask)).store()
         }
-        #[inline]
+        #[inline(always)]
         fn sub(&self, a: &Lanes, b: &Lanes) -> Lanes {
-            U64x8::load(a).sub(U64x8::load(b)).and(U64x8::splat(self.mask)).store()
+            V::load(a).sub(V::load(b)).and(V::splat(self.mask)).store()
         }
-        #[inline]
+        #[inline(always)]
         fn encode(&self, v: i64) -> u64 {
             (v as u64) & self.mask
         }
-        #[inline]
+        #[inline(always)]
         fn decode(&self, v: u64) -> u64 {
             v
         }
-        #[inline]
+        #[inline(always)]
         fn lane_sum(&self, v: &Lanes) -> u64 {
             v.0.iter().fold(0u64, |s, &x| s.wrapping_add(x)) & self.mask
         }
     };
 }
 
-impl LaneRing for Pow2Narrow {
+impl<V: RingVec> LaneRing<V> for Pow2Narrow {
     pow2_ring_common!();
     #[inline(always)]
-    fn mul_add(acc: &mut U64x8, a: &Lanes, b: &Lanes) {
+    fn mul_add(acc: &mut V, a: &Lanes, b: &Lanes) {
         // Residues are below 2^32: the 32×32→64 product is exact (vpmuludq).
-        *acc = acc.add(U64x8::load(a).mul_low32(U64x8::load(b)));
+        *acc = acc.add(V::load(a).mul_low32(V::load(b)));
     }
 }
 
-impl LaneRing for Pow2Wide {
+impl<V: RingVec> LaneRing<V> for Pow2Wide {
     pow2_ring_common!();
     #[inline(always)]
-    fn mul_add(acc: &mut U64x8, a: &Lanes, b: &Lanes) {
-        *acc = acc.add(U64x8::load(a).mul_wrapping(U64x8::load(b)));
+    fn mul_add(acc: &mut V, a: &Lanes, b: &Lanes) {
+        *acc = acc.add(V::load(a).mul_wrapping(V::load(b)));
     }
 }
 
@@ -312,63 +182,63 @@ impl OddSmall {
 
     /// `x mod q` for `x < 2q` in every lane.
     #[inline(always)]
-    fn reduce_once(&self, x: U64x8) -> U64x8 {
-        x.min(x.sub(U64x8::splat(self.q)))
+    fn reduce_once<V: RingVec>(&self, x: V) -> V {
+        x.min(x.sub(V::splat(self.q)))
     }
 }
 
-impl LaneRing for OddSmall {
-    type Acc = U64x8;
-    #[inline]
-    fn zero(&self) -> U64x8 {
-        U64x8::zero()
+impl<V: RingVec> LaneRing<V> for OddSmall {
+    type Acc = V;
+    #[inline(always)]
+    fn zero(&self) -> V {
+        V::zero()
     }
-    #[inline]
+    #[inline(always)]
     fn fold_every(&self) -> usize {
         self.fold_every
     }
     #[inline(always)]
-    fn mul_add(acc: &mut U64x8, a: &Lanes, b: &Lanes) {
+    fn mul_add(acc: &mut V, a: &Lanes, b: &Lanes) {
         // a, b < q < 2^31: the product is below 2^62 and exact in one vpmuludq.
-        *acc = acc.add(U64x8::load(a).mul_low32(U64x8::load(b)));
+        *acc = acc.add(V::load(a).mul_low32(V::load(b)));
     }
-    #[inline]
-    fn fold(&self, acc: &mut U64x8) {
+    #[inline(always)]
+    fn fold(&self, acc: &mut V) {
         // acc < 2F: subtract F when acc >= F (the min picks acc - F unless it wrapped).
-        *acc = acc.min(acc.sub(U64x8::splat(self.fold_at)));
+        *acc = acc.min(acc.sub(V::splat(self.fold_at)));
     }
-    #[inline]
-    fn double(&self, acc: &mut U64x8) {
+    #[inline(always)]
+    fn double(&self, acc: &mut V) {
         // Folded, acc < F; doubled it is below 2F, and one fold brings it under F.
         *acc = acc.add(*acc);
         self.fold(acc);
     }
-    #[inline]
-    fn finish(&self, acc: U64x8) -> Lanes {
+    #[inline(always)]
+    fn finish(&self, acc: V) -> Lanes {
         // acc < 2F < 2^64. First t = hi·(2^32 mod q) + lo ≡ acc, with
         // t <= (2^32 - 1)(q - 1) + 2^32 - 1 < q·2^32, the range REDC needs.
-        let low_mask = U64x8::splat(u32::MAX as u64);
-        let t = acc.shr32().mul_low32(U64x8::splat(self.r_mod_q)).add(acc.and(low_mask));
+        let low_mask = V::splat(u32::MAX as u64);
+        let t = acc.shr32().mul_low32(V::splat(self.r_mod_q)).add(acc.and(low_mask));
         // REDC: m = t·(-q^-1) mod 2^32 makes t + m·q divisible by 2^32, and
         // (t + m·q)/2^32 < 2q (t + m·q < 2q·2^32 < 2^64): one conditional subtraction.
-        let m = t.mul_low32(U64x8::splat(self.mont.neg_p_inv() as u64));
-        let u = t.add(m.mul_low32(U64x8::splat(self.q))).shr32();
+        let m = t.mul_low32(V::splat(self.mont.neg_p_inv() as u64));
+        let u = t.add(m.mul_low32(V::splat(self.q))).shr32();
         self.reduce_once(u).store()
     }
-    #[inline]
+    #[inline(always)]
     fn sub(&self, a: &Lanes, b: &Lanes) -> Lanes {
         // a + q - b < 2q for forms below q.
-        self.reduce_once(U64x8::load(a).add(U64x8::splat(self.q)).sub(U64x8::load(b))).store()
+        self.reduce_once(V::load(a).add(V::splat(self.q)).sub(V::load(b))).store()
     }
-    #[inline]
+    #[inline(always)]
     fn encode(&self, v: i64) -> u64 {
         self.mont.to_form(v.rem_euclid(self.q as i64) as u32) as u64
     }
-    #[inline]
+    #[inline(always)]
     fn decode(&self, v: u64) -> u64 {
         self.mont.from_form(v as u32) as u64
     }
-    #[inline]
+    #[inline(always)]
     fn lane_sum(&self, v: &Lanes) -> u64 {
         // Eight forms below 2^31: the sum is below 2^34 < q·2^32, a valid REDC input, and
         // REDC turns the form (Σ a)·2^32 into the plain Σ a.
@@ -397,13 +267,13 @@ impl OddLarge {
     }
 }
 
-impl LaneRing for OddLarge {
+impl<V: RingVec> LaneRing<V> for OddLarge {
     type Acc = [u128; LANES];
-    #[inline]
+    #[inline(always)]
     fn zero(&self) -> [u128; LANES] {
         [0; LANES]
     }
-    #[inline]
+    #[inline(always)]
     fn fold_every(&self) -> usize {
         Self::FOLD_EVERY
     }
@@ -413,39 +283,39 @@ impl LaneRing for OddLarge {
             *sum += x as u128 * y as u128;
         }
     }
-    #[inline]
+    #[inline(always)]
     fn fold(&self, acc: &mut [u128; LANES]) {
         for v in acc.iter_mut() {
             *v %= self.q as u128;
         }
     }
-    #[inline]
+    #[inline(always)]
     fn double(&self, acc: &mut [u128; LANES]) {
         // Folded values are below q: doubled, below 2q, which the next fold tolerates.
         for v in acc.iter_mut() {
             *v *= 2;
         }
     }
-    #[inline]
+    #[inline(always)]
     fn finish(&self, acc: [u128; LANES]) -> Lanes {
         Lanes(acc.map(|v| (v % self.q as u128) as u64))
     }
-    #[inline]
+    #[inline(always)]
     fn sub(&self, a: &Lanes, b: &Lanes) -> Lanes {
         Lanes(std::array::from_fn(|l| {
             let (x, y) = (a.0[l], b.0[l]);
             if x >= y { x - y } else { x + self.q - y }
         }))
     }
-    #[inline]
+    #[inline(always)]
     fn encode(&self, v: i64) -> u64 {
         v.rem_euclid(self.q as i64) as u64
     }
-    #[inline]
+    #[inline(always)]
     fn decode(&self, v: u64) -> u64 {
         v
     }
-    #[inline]
+    #[inline(always)]
     fn lane_sum(&self, v: &Lanes) -> u64 {
         (v.0.iter().map(|&x| x as u128).sum::<u128>() % self.q as u128) as u64
     }
@@ -516,6 +386,8 @@ impl Pow2Wide {
 mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
+    use crate::simd::Simd;
+    use crate::simd::dots::Dots;
 
     fn lanes(rng: &mut SplitMix64, r: u64) -> Lanes {
         Lanes(std::array::from_fn(|_| rng.below(r)))
@@ -523,7 +395,8 @@ mod tests {
 
     /// Dot products, doubling and subtraction at the largest residues, long enough to
     /// fold many times, against u128 arithmetic.
-    fn check_ring<R: LaneRing>(ring: &R, r: u64) {
+    #[inline(always)]
+    fn check_ring<V: RingVec, R: LaneRing<V>>(ring: &R, r: u64) {
         let mut rng = SplitMix64(r);
         let encode = |v: u64| ring.encode(v as i64);
         for len in [0usize, 1, 2, 7, 8, 9, 63, 64, 65, 300] {
@@ -557,19 +430,30 @@ mod tests {
         assert_eq!(ring.lane_sum(&top) as u128, 8 * (r as u128 - 1) % r as u128);
     }
 
-    #[test]
-    fn every_ring_matches_u128_arithmetic_at_its_edges() {
+    #[inline(always)]
+    fn every_ring_generic<B: Dots>(_unit: ()) {
         for bits in [1u32, 3, 12, 31, 32] {
-            check_ring(&Pow2Narrow { mask: pow2_mask(bits) }, 1 << bits);
+            check_ring::<B::Ring, _>(&Pow2Narrow { mask: pow2_mask(bits) }, 1 << bits);
         }
         for bits in [33u32, 40, 61] {
-            check_ring(&Pow2Wide { mask: pow2_mask(bits) }, 1 << bits);
+            check_ring::<B::Ring, _>(&Pow2Wide { mask: pow2_mask(bits) }, 1 << bits);
         }
         for q in [3u64, 5, 1_953_125, 999_999_937, 1_000_000_007, (1 << 31) - 1] {
-            check_ring(&OddSmall::new(q), q);
+            check_ring::<B::Ring, _>(&OddSmall::new(q), q);
         }
         for q in [(1u64 << 31) + 1, (1 << 58) - 1, (1 << 61) - 1] {
-            check_ring(&OddLarge::new(q), q);
+            check_ring::<B::Ring, _>(&OddLarge::new(q), q);
+        }
+    }
+
+    crate::simd::multiversion! {
+        fn every_ring(unit: ()) => every_ring_generic;
+    }
+
+    #[test]
+    fn every_ring_matches_u128_arithmetic_at_its_edges() {
+        for simd in Simd::available() {
+            every_ring(simd, ());
         }
     }
 
