@@ -63,25 +63,68 @@ fn power_sum<B: Mont, const G: usize>(lanes: &ModLanes<B>, values: &[u32], e: u6
     lanes.sum(acc)
 }
 
-/// The lane-wise sum of `x^e·R^-(e-1)` over one group of values: with lazy products
-/// (values below `2p`, reduced once at the end) when `p < 2^30`.
+/// The lane-wise sum of `x^e·R^-(e-1)` over one group of `G` vectors: with lazy
+/// products (values below `2p`, reduced once at the end) when `p < 2^30`.
 #[inline(always)]
 fn power_group<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G], e: u64) -> B::V {
+    let mut acc = B::splat(0);
+    for v in group_power::<B, G>(lanes, group, e) {
+        acc = lanes.add(acc, v);
+    }
+    acc
+}
+
+/// The powers of one group, reduced, by [`chain`]'s square-and-multiply.
+#[inline(always)]
+fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G], e: u64) -> [B::V; G] {
     let mut bases = [B::splat(0); G];
     for (b, v) in bases.iter_mut().zip(group) {
         *b = B::load(v);
     }
-    let mut powers = if lanes.lazy_ok() { lanes.pow_lazy(bases, e) } else { lanes.pow(bases, e) };
-    if lanes.lazy_ok() {
-        for v in powers.iter_mut() {
-            *v = lanes.reduce_2p(*v);
-        }
+    let powers = if lanes.lazy_ok() { chain::<B, G, true>(lanes, bases, e) } else { chain::<B, G, false>(lanes, bases, e) };
+    let mut out = [B::splat(0); G];
+    for (o, w) in out.iter_mut().zip(powers) {
+        // Lazy results are below 2p; reduced ones below p, which this leaves alone.
+        *o = lanes.reduce_2p(w);
     }
-    let mut acc = B::splat(0);
-    for v in powers {
-        acc = lanes.add(acc, v);
+    out
+}
+
+/// Left-to-right square-and-multiply of `G` independent vectors by the bits of `e >= 1`,
+/// with lazy products if `LAZY` (as [`ModLanes::pow_lazy`] and [`ModLanes::pow`]). The
+/// links of each step are written out for the group sizes of [`GROUPS`]: the loop over
+/// an array of accumulators in `pow` kept them in memory on AVX2, two loads and two
+/// stores per product. The product is a function, not a closure: a closure is not
+/// `#[inline(always)]`, and one was compiled out of line at the baseline.
+///
+/// Why the even and odd lanes are not kept apart between products (which would save
+/// the shifts and the blend of each product): LLVM then drops the 32-bit masks of
+/// `vpmuludq` across the loop's back edge and multiplies full 64-bit lanes instead
+/// (`vpsllq`/`vpaddq` sequences, measured: slower than this form).
+#[inline(always)]
+fn chain<B: Mont, const G: usize, const LAZY: bool>(lanes: &ModLanes<B>, x: [B::V; G], e: u64) -> [B::V; G] {
+    #[inline(always)]
+    fn mul<B: Mont, const LAZY: bool>(lanes: &ModLanes<B>, a: B::V, b: B::V) -> B::V {
+        if LAZY { lanes.mul_lazy(a, b) } else { lanes.mul(a, b) }
     }
-    acc
+    macro_rules! steps {
+        ($($i:tt)*) => {{
+            let mut acc = x;
+            for bit in (0..63 - e.leading_zeros()).rev() {
+                $(acc[$i] = mul::<B, LAZY>(lanes, acc[$i], acc[$i]);)*
+                if e >> bit & 1 == 1 {
+                    $(acc[$i] = mul::<B, LAZY>(lanes, acc[$i], x[$i]);)*
+                }
+            }
+            acc
+        }};
+    }
+    match G {
+        2 => steps!(0 1),
+        4 => steps!(0 1 2 3),
+        8 => steps!(0 1 2 3 4 5 6 7),
+        _ => unreachable!("group sizes are those of GROUPS"),
+    }
 }
 
 /// Turns a sum of plain-input powers into `Σ x^e mod p`.
