@@ -38,6 +38,10 @@ pub trait Mont: Backend {
     /// their bases stay in the register file (32 zmm, 16 ymm, …).
     const POW_GROUP: usize;
 
+    /// Most transform levels a sweep applies to vectors held in registers: `2^SWEEP_LEVELS`
+    /// logical vectors must fit the register file with the modulus and temporaries.
+    const SWEEP_LEVELS: u32;
+
     /// `x` in every lane.
     fn splat(x: u32) -> Self::V;
     /// The lanes of `a`.

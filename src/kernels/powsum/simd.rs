@@ -81,7 +81,8 @@ fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G],
     for (b, v) in bases.iter_mut().zip(group) {
         *b = B::load(v);
     }
-    let powers = if lanes.lazy_ok() { chain::<B, G, true>(lanes, bases, e) } else { chain::<B, G, false>(lanes, bases, e) };
+    let powers =
+        if lanes.lazy_ok() { chain::<B, G, true>(lanes, bases, e) } else { chain::<B, G, false>(lanes, bases, e) };
     let mut out = [B::splat(0); G];
     for (o, w) in out.iter_mut().zip(powers) {
         // Lazy results are below 2p; reduced ones below p, which this leaves alone.

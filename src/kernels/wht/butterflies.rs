@@ -12,9 +12,8 @@ use crate::simd::mont::Mont;
 
 pub use crate::simd::mont::Block as Vector;
 
-/// Most vector levels one sweep applies: `2^3` vectors in registers. Sixteen would fit
-/// AVX-512's 32 registers on paper, but the compiler then spills (measured: 1.35 ns per
-/// vector and level against 0.49 for eight).
+/// Most vector levels one sweep applies on any backend: `2^3` vectors in registers
+/// (each backend's own limit is [`Mont::SWEEP_LEVELS`]).
 pub const MAX_SWEEP_LEVELS: u32 = 3;
 
 #[inline(always)]
@@ -91,7 +90,7 @@ pub fn radix<B: Mont, const N: usize>(lanes: &ModLanes<B>, x: &mut [B::V; N]) {
     }
 }
 
-/// Applies vector levels `lo..hi` to `v` in sweeps of at most [`MAX_SWEEP_LEVELS`], and
+/// Applies vector levels `lo..hi` to `v` in sweeps of at most [`Mont::SWEEP_LEVELS`], and
 /// the in-vector levels of the set `in_vector` (one of [`lane_levels`]) to every vector
 /// as the first sweep loads it (or in a sweep of their own when `lo == hi`). `v.len()`
 /// must be a multiple of `2^hi`.
@@ -111,7 +110,7 @@ pub fn sweep_levels<B: Mont>(lanes: &ModLanes<B>, v: &mut [Vector], lo: u32, hi:
     let mut level = lo;
     while level < hi {
         // Spread the levels evenly: 5 levels as 3 + 2 rather than 4 + 1.
-        let sweeps_left = (hi - level).div_ceil(MAX_SWEEP_LEVELS);
+        let sweeps_left = (hi - level).div_ceil(B::SWEEP_LEVELS.min(MAX_SWEEP_LEVELS));
         let count = (hi - level).div_ceil(sweeps_left);
         match count {
             1 => sweep_with::<B, 2>(lanes, v, level, in_vector),

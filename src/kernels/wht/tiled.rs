@@ -332,6 +332,9 @@ fn local_region_generic<B: Mont>(region: &mut [u32], p: u32, pass: Pass) {
     sweep_levels(&lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, region_lanes);
 }
 
+/// What a stream job hands each transformed piece to (see [`wht_tiled_then`]).
+type Finish<'a> = dyn Fn(&[u32]) -> u64 + 'a;
+
 /// Elements of each row a stream job transforms before handing them to `finish`: with
 /// eight rows, 32 KiB, so the pieces are still in the L1 or L2 cache when read again.
 pub const FINISH_PIECE: usize = 1 << 10;
@@ -369,7 +372,7 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     let simd = sched.simd();
     let total = AtomicU64::new(0);
     sched.for_each_chunk(&mut jobs, 1, |_, job| {
-        let finish = finish.map(|f| f as &dyn Fn(&[u32]) -> u64);
+        let finish = finish.map(|f| f as &Finish);
         let sum = stream_job(simd, &mut job[0], p, in_vector, job_width, finish, write_back);
         total.fetch_add(sum, Ordering::Relaxed);
         progress.inc(weight * (rows * job_width) as u64);
@@ -385,7 +388,7 @@ crate::multiversion! {
         p: u32,
         in_vector: u32,
         job_width: usize,
-        finish: Option<&dyn Fn(&[u32]) -> u64>,
+        finish: Option<&Finish>,
         write_back: bool,
     ) -> u64 => stream_job_generic;
 }
@@ -396,7 +399,7 @@ fn stream_job_generic<B: Mont>(
     p: u32,
     in_vector: u32,
     job_width: usize,
-    finish: Option<&dyn Fn(&[u32]) -> u64>,
+    finish: Option<&Finish>,
     write_back: bool,
 ) -> u64 {
     let lanes = ModLanes::<B>::new(p).expect("checked by wht_tiled_then");

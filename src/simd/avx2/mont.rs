@@ -69,6 +69,8 @@ impl Mont for Avx2 {
     /// the temporaries of two products in flight: the 16 registers, no spill (the bases
     /// are read from memory as operands).
     const POW_GROUP: usize = 4;
+    /// Four logical vectors are 8 ymm registers; eight would be all 16 and spill.
+    const SWEEP_LEVELS: u32 = 2;
 
     #[inline(always)]
     fn splat(x: u32) -> V2 {

@@ -29,6 +29,9 @@ impl Mont for Avx512 {
     type Upper = [u16; 4];
     /// 8 bases and 8 accumulators still fit the 32 vector registers beside the constants.
     const POW_GROUP: usize = 8;
+    /// Sixteen would fit the 32 registers on paper, but the compiler then spills
+    /// (measured: 1.35 ns per vector and level against 0.49 for eight).
+    const SWEEP_LEVELS: u32 = 3;
 
     #[inline(always)]
     fn splat(x: u32) -> __m512i {

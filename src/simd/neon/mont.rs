@@ -51,6 +51,8 @@ impl Mont for Neon {
     /// 8 logical vectors are 64 of the 32 quarter registers with their bases; 4 keep the
     /// accumulators (16 registers) and room for the products' temporaries.
     const POW_GROUP: usize = 4;
+    /// Eight vectors are the 32 quarter registers: as on AVX-512.
+    const SWEEP_LEVELS: u32 = 3;
 
     #[inline(always)]
     fn splat(x: u32) -> u32x16 {
