@@ -1,4 +1,5 @@
-//! Every nimber-frequency variant side by side, throughput in frequencies per second.
+//! Every nimber-frequency variant on every SIMD backend this CPU has, side by side (ids
+//! `nimber_freq/<variant>/<backend>/<size>`), throughput in frequencies per second.
 
 #[path = "common.rs"]
 mod common;
@@ -7,6 +8,7 @@ use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::arith::AlignedBuffer;
 use gamecount::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_linear};
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 
 const P: u32 = 1_000_000_007;
 const SIZES: [usize; 2] = [1 << 16, 10_000_000];
@@ -22,11 +24,18 @@ fn bench(c: &mut criterion::Criterion) {
         nimber_freq_linear(n, P, &mut reference);
         group.throughput(Throughput::Elements(n as u64));
         for &variant in NimberFreqVariant::ALL {
-            variant.run(n, P, out.as_mut_slice(), &sched);
-            assert!(out.as_slice() == reference, "{variant} disagrees with the reference at N = {n}");
-            group.bench_function(BenchmarkId::new(variant.name(), n), |b| {
-                b.iter(|| variant.run(n, P, out.as_mut_slice(), &sched))
-            });
+            for simd in Simd::available() {
+                // The linear reference uses no SIMD: one entry, under the portable level.
+                if variant == NimberFreqVariant::Linear && simd != Simd::portable() {
+                    continue;
+                }
+                let sched = Scheduler::new(Some(sched.threads())).expect("scheduler").with_simd(simd);
+                variant.run(n, P, out.as_mut_slice(), &sched);
+                assert!(out.as_slice() == reference, "{variant} on {simd} disagrees with the reference at N = {n}");
+                group.bench_function(BenchmarkId::new(format!("{variant}/{simd}"), n), |b| {
+                    b.iter(|| variant.run(n, P, out.as_mut_slice(), &sched))
+                });
+            }
         }
     }
     group.finish();

@@ -1,4 +1,5 @@
-//! Every power-sum variant side by side, throughput in values per second.
+//! Every power-sum variant on every SIMD backend this CPU has, side by side (ids
+//! `powsum/<variant>/<backend>/<size>`), throughput in values per second.
 //!
 //! At 2^24 values the `u128` reference would take about 20 s per run, so it is timed up
 //! to 2^20 only, and at 2^24 each variant is checked against `montgomery`, itself checked
@@ -11,6 +12,7 @@ use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::kernels::SplitMix64;
 use gamecount::kernels::powsum::{PowsumVariant, powsum_montgomery, powsum_scalar};
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 
 const P: u32 = 1_000_000_007;
 /// The exponent of the Project Euler instance (s = 10^7 suits).
@@ -36,10 +38,22 @@ fn bench(c: &mut criterion::Criterion) {
             if variant == PowsumVariant::Scalar && len > REFERENCE_LIMIT {
                 continue;
             }
-            assert_eq!(variant.run(&values, EXPONENT, P, &sched), expected, "{variant} disagrees at {len}");
-            group.bench_with_input(BenchmarkId::new(variant.name(), len), &values, |b, values| {
-                b.iter(|| variant.run(values, EXPONENT, P, &sched))
-            });
+            for simd in Simd::available() {
+                // The scalar variants use no SIMD: one entry each, under the portable level.
+                let scalar = matches!(variant, PowsumVariant::Scalar | PowsumVariant::Montgomery);
+                if scalar && simd != Simd::portable() {
+                    continue;
+                }
+                let sched = Scheduler::new(Some(sched.threads())).expect("scheduler").with_simd(simd);
+                assert_eq!(
+                    variant.run(&values, EXPONENT, P, &sched),
+                    expected,
+                    "{variant} on {simd} disagrees at {len}"
+                );
+                group.bench_with_input(BenchmarkId::new(format!("{variant}/{simd}"), len), &values, |b, values| {
+                    b.iter(|| variant.run(values, EXPONENT, P, &sched))
+                });
+            }
         }
     }
     group.finish();

@@ -1,4 +1,5 @@
-//! Every Walsh–Hadamard variant side by side, throughput in elements per second.
+//! Every Walsh–Hadamard variant on every SIMD backend this CPU has, side by side
+//! (ids `wht/<variant>/<backend>/<size>`), throughput in elements per second.
 //!
 //! At 2^24 the group also times `stream-xK`: a plain in-place read+write pass over the
 //! same 64 MiB array on the same threads as `parallel`, repeated as many times as the
@@ -18,6 +19,7 @@ use gamecount::arith::AlignedBuffer;
 use gamecount::kernels::SplitMix64;
 use gamecount::kernels::wht::{Tiling, WhtVariant, wht_scalar};
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 use std::time::{Duration, Instant};
 
 const P: u32 = 1_000_000_007;
@@ -41,6 +43,11 @@ fn stream(data: &mut [u32], passes: usize, sched: &Scheduler) {
 fn bench(c: &mut criterion::Criterion) {
     let sched = Scheduler::new(None).expect("scheduler");
     eprintln!("parallel and stream use {} threads", sched.threads());
+    // One scheduler per backend, each with the same threads.
+    let backends: Vec<(Simd, Scheduler)> = Simd::available()
+        .into_iter()
+        .map(|simd| (simd, Scheduler::new(Some(sched.threads())).expect("scheduler").with_simd(simd)))
+        .collect();
     let mut group = c.benchmark_group("wht");
     for log_len in LOG_SIZES {
         let len = 1usize << log_len;
@@ -49,18 +56,22 @@ fn bench(c: &mut criterion::Criterion) {
         let mut expected = input.clone();
         wht_scalar(&mut expected, P);
         group.throughput(Throughput::Elements(len as u64));
-        let passes = Tiling::DEFAULT.plan(log_len).len();
-        let mut entries: Vec<Entry> = WhtVariant::ALL
-            .iter()
-            .map(|&variant| {
+        let passes = Tiling::detect().plan(log_len).len();
+        let mut entries: Vec<Entry> = Vec::new();
+        for &variant in WhtVariant::ALL {
+            for (simd, sched) in &backends {
+                // The scalar reference has no SIMD: one entry, under the portable level.
+                if variant == WhtVariant::Scalar && *simd != Simd::portable() {
+                    continue;
+                }
                 // Verify before timing: a fast wrong kernel must not produce a figure.
                 let mut check = input.clone();
-                variant.run(&mut check, P, &sched);
-                assert_eq!(check, expected, "{variant} disagrees with the reference at 2^{log_len}");
-                let sched = &sched;
-                (variant.name().to_string(), Box::new(move |data: &mut [u32]| variant.run(data, P, sched)) as Box<_>)
-            })
-            .collect();
+                variant.run(&mut check, P, sched);
+                assert_eq!(check, expected, "{variant} on {simd} disagrees with the reference at 2^{log_len}");
+                let run = Box::new(move |data: &mut [u32]| variant.run(data, P, sched)) as Box<_>;
+                entries.push((format!("{variant}/{simd}"), run));
+            }
+        }
         if log_len == SHOWCASE {
             let sched = &sched;
             entries.push((format!("stream-x{passes}"), Box::new(move |data: &mut [u32]| stream(data, passes, sched))));

@@ -1,5 +1,6 @@
 //! Modular arithmetic in SIMD lanes: sixteen residues modulo one odd prime `p < 2^31`
-//! held in a [`u32x16`], with the same results as the scalar forms lane by lane.
+//! held in one logical vector of a SIMD backend ([`Mont`]), with the same results as the
+//! scalar forms lane by lane.
 //!
 //! | helper | inputs | output | scalar twin |
 //! |---|---|---|---|
@@ -20,8 +21,12 @@
 //! `(t - q·p)/R = hi(t) - hi(q·p)`, which lies in `(-p, p)` when `t < p·R`. That needs
 //! only the high halves of two 32×32-bit products, and one `min` to finish.
 //!
-//! With AVX-512F the product uses `vpmuludq` directly (six per sixteen lanes); other
-//! builds use `wide`'s portable high/low products, which compute the same values.
+//! The lanes are those of a backend ([`Mont`], `crate::simd`): the helpers are written
+//! once over its primitives, and each backend brings its own REDC (`vpmuludq` on even
+//! and odd lanes with AVX2 and AVX-512, six per eight or sixteen lanes; `vmull` on NEON;
+//! `wide`'s high and low products on the portable backend), which all compute the same
+//! values. A kernel that builds a `ModLanes<B>` must itself run inside a
+//! [`multiversion!`](crate::multiversion) entry point of `B`'s level.
 //!
 //! The lazy product, for `p < 2^30` (the Project Euler prime is one), is the *additive*
 //! REDC `(t + m·p)/R` with `m = -t·p^-1 mod R`: for inputs below `2p`, `t < 4p^2 <= p·R`,
@@ -29,36 +34,42 @@
 //! than the subtractive form and two fewer than the reduced one.
 
 use super::Montgomery32;
-use wide::u32x16;
+use crate::simd::Portable;
+pub use crate::simd::mont::LANES;
+use crate::simd::mont::Mont;
 
-/// Lanes per vector.
-pub const LANES: usize = 16;
-
-/// The constants of one modulus, splatted across the lanes.
+/// The constants of one modulus, splatted across the lanes of backend `B`.
 #[derive(Clone, Copy, Debug)]
-pub struct ModLanes {
-    p: u32x16,
+pub struct ModLanes<B: Mont = Portable> {
+    p: B::V,
     /// `p^-1 mod 2^32` (the subtractive REDC uses `+p^-1`, not `-p^-1`).
-    p_inv: u32x16,
+    p_inv: B::V,
     /// `-p^-1 mod 2^32`, for the additive (lazy) REDC.
-    neg_p_inv: u32x16,
+    neg_p_inv: B::V,
     /// `R^2 mod p`, to move residues into Montgomery form with one product.
-    r2: u32x16,
+    r2: B::V,
     scalar: Montgomery32,
 }
 
-impl ModLanes {
+impl<B: Mont> ModLanes<B> {
     /// Constants for `p`, or `None` unless `p` is odd with `3 <= p < 2^31`.
+    #[inline(always)]
     pub fn new(p: u32) -> Option<Self> {
-        let scalar = Montgomery32::new(p as u64)?;
+        Some(Self::from_scalar(Montgomery32::new(p as u64)?))
+    }
+
+    /// The lane constants of the same modulus as `scalar` (cheap: four broadcasts and one
+    /// scalar product), for kernels handed the scalar constants.
+    #[inline(always)]
+    pub fn from_scalar(scalar: Montgomery32) -> Self {
         let r2 = scalar.to_form(scalar.one());
-        Some(Self {
-            p: u32x16::splat(p),
-            p_inv: u32x16::splat(scalar.neg_p_inv().wrapping_neg()),
-            neg_p_inv: u32x16::splat(scalar.neg_p_inv()),
-            r2: u32x16::splat(r2),
+        Self {
+            p: B::splat(scalar.modulus()),
+            p_inv: B::splat(scalar.neg_p_inv().wrapping_neg()),
+            neg_p_inv: B::splat(scalar.neg_p_inv()),
+            r2: B::splat(r2),
             scalar,
-        })
+        }
     }
 
     /// The modulus.
@@ -75,46 +86,46 @@ impl ModLanes {
 
     /// `p` in every lane.
     #[inline(always)]
-    pub fn p(&self) -> u32x16 {
+    pub fn p(&self) -> B::V {
         self.p
     }
 
     /// `(a + b) mod p` for `a, b < p`.
     #[inline(always)]
-    pub fn add(&self, a: u32x16, b: u32x16) -> u32x16 {
+    pub fn add(&self, a: B::V, b: B::V) -> B::V {
         // a + b < 2p <= 2^32: no wrap; min picks s - p exactly when s >= p.
-        let s = a + b;
-        s.min(s - self.p)
+        let s = B::add(a, b);
+        B::min(s, B::sub(s, self.p))
     }
 
     /// `(a - b) mod p` for `a, b < p`.
     #[inline(always)]
-    pub fn sub(&self, a: u32x16, b: u32x16) -> u32x16 {
+    pub fn sub(&self, a: B::V, b: B::V) -> B::V {
         // a - b lies in (-p, p); when negative it wraps above 2^32 - p and d + p wraps back.
-        let d = a - b;
-        d.min(d + self.p)
+        let d = B::sub(a, b);
+        B::min(d, B::add(d, self.p))
     }
 
     /// `2a mod p` for `a < p`.
     #[inline(always)]
-    pub fn double(&self, a: u32x16) -> u32x16 {
+    pub fn double(&self, a: B::V) -> B::V {
         self.add(a, a)
     }
 
     /// `a / 2 mod p` for `a < p`: `a/2` when `a` is even, `(a + p)/2` when odd (`p` odd,
     /// so the sum is even, and below `2p <= 2^32`).
     #[inline(always)]
-    pub fn half(&self, a: u32x16) -> u32x16 {
-        let one = u32x16::ONE;
-        let odd = (a & one).simd_eq(one);
-        (a + (self.p & odd)) >> 1
+    pub fn half(&self, a: B::V) -> B::V {
+        let one = B::splat(1);
+        let odd = B::eq(B::and(a, one), one);
+        B::shr1(B::add(a, B::and(self.p, odd)))
     }
 
     /// Montgomery product `a·b·2^-32 mod p` in `[0, p)`, for `a·b < p·2^32`.
     #[inline(always)]
-    pub fn mul(&self, a: u32x16, b: u32x16) -> u32x16 {
-        let r = self.redc_difference(a, b);
-        r.min(r + self.p)
+    pub fn mul(&self, a: B::V, b: B::V) -> B::V {
+        let r = B::redc_difference(a, b, self.p, self.p_inv);
+        B::min(r, B::add(r, self.p))
     }
 
     /// Whether the lazy products apply: `p < 2^30`.
@@ -126,85 +137,71 @@ impl ModLanes {
     /// Lazy Montgomery product: a value below `2p` congruent to `a·b·2^-32`, for `a, b < 2p`
     /// and `p < 2^30` (see [`ModLanes::lazy_ok`]).
     #[inline(always)]
-    pub fn mul_lazy(&self, a: u32x16, b: u32x16) -> u32x16 {
+    pub fn mul_lazy(&self, a: B::V, b: B::V) -> B::V {
         debug_assert!(self.lazy_ok());
-        redc_additive(a, b, self.p, self.neg_p_inv)
+        B::redc_additive(a, b, self.p, self.neg_p_inv)
     }
 
     /// `x mod p` for lanes below `2p`.
     #[inline(always)]
-    pub fn reduce_2p(&self, x: u32x16) -> u32x16 {
-        x.min(x - self.p)
+    pub fn reduce_2p(&self, x: B::V) -> B::V {
+        B::min(x, B::sub(x, self.p))
     }
 
     /// [`ModLanes::pow`] with lazy products (`p < 2^30`): forms below `2p` in, a form
     /// below `2p` out (not reduced).
     #[inline(always)]
-    pub fn pow_lazy<const G: usize>(&self, x: [u32x16; G], e: u64) -> [u32x16; G] {
-        self.square_and_multiply(x, e, |a, b| self.mul_lazy(a, b))
-    }
-
-    /// `hi(a·b) - hi(q·p)` with `q = a·b·p^-1 mod 2^32`, per lane, wrapping: a number in
-    /// `(-p, p)` congruent to `a·b·2^-32`.
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-    #[inline(always)]
-    fn redc_difference(&self, a: u32x16, b: u32x16) -> u32x16 {
-        // SAFETY: this item is compiled only when the build enables avx512f (the cfg
-        // above), so the instructions exist on every CPU the binary may run on.
-        unsafe { redc_difference_avx512(a, b, self.p, self.p_inv) }
-    }
-
-    /// The portable form of the same difference, through `wide`'s high and low products.
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-    #[inline(always)]
-    fn redc_difference(&self, a: u32x16, b: u32x16) -> u32x16 {
-        let t_low = a * b;
-        let t_high = a.mul_keep_high(b);
-        let q = t_low * self.p_inv;
-        t_high - q.mul_keep_high(self.p)
-    }
-
-    /// The Montgomery form `a·2^32 mod p` of residues `a < p`.
-    #[inline(always)]
-    pub fn to_form(&self, a: u32x16) -> u32x16 {
-        self.mul(a, self.r2)
-    }
-
-    /// The residues that Montgomery forms `a < p` stand for.
-    #[inline(always)]
-    pub fn from_form(&self, a: u32x16) -> u32x16 {
-        self.mul(a, u32x16::ONE)
-    }
-
-    /// `x^e` for `G` vectors of Montgomery forms at once, as forms: one left-to-right
-    /// square-and-multiply over the bits of `e` drives every lane, and the `G`
-    /// independent vectors give the processor independent products to overlap.
-    #[inline(always)]
-    pub fn pow<const G: usize>(&self, x: [u32x16; G], e: u64) -> [u32x16; G] {
-        self.square_and_multiply(x, e, |a, b| self.mul(a, b))
-    }
-
-    /// The exponent loop shared by [`ModLanes::pow`] and [`ModLanes::pow_lazy`], with
-    /// their product (inlined: the closure is a direct call).
-    #[inline(always)]
-    fn square_and_multiply<const G: usize>(
-        &self,
-        x: [u32x16; G],
-        e: u64,
-        mul: impl Fn(u32x16, u32x16) -> u32x16,
-    ) -> [u32x16; G] {
+    pub fn pow_lazy<const G: usize>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
         if e == 0 {
-            return [u32x16::splat(self.scalar.one()); G];
+            return [B::splat(self.scalar.one()); G];
         }
         let mut acc = x;
         // The top bit is consumed by starting from x itself.
         for bit in (0..63 - e.leading_zeros()).rev() {
             for a in acc.iter_mut() {
-                *a = mul(*a, *a);
+                *a = self.mul_lazy(*a, *a);
             }
             if e >> bit & 1 == 1 {
                 for (a, &b) in acc.iter_mut().zip(x.iter()) {
-                    *a = mul(*a, b);
+                    *a = self.mul_lazy(*a, b);
+                }
+            }
+        }
+        acc
+    }
+
+    /// The Montgomery form `a·2^32 mod p` of residues `a < p`.
+    #[inline(always)]
+    pub fn to_form(&self, a: B::V) -> B::V {
+        self.mul(a, self.r2)
+    }
+
+    /// The residues that Montgomery forms `a < p` stand for.
+    #[inline(always)]
+    pub fn from_form(&self, a: B::V) -> B::V {
+        self.mul(a, B::splat(1))
+    }
+
+    /// `x^e` for `G` vectors of Montgomery forms at once, as forms: one left-to-right
+    /// square-and-multiply over the bits of `e` drives every lane, and the `G`
+    /// independent vectors give the processor independent products to overlap.
+    ///
+    /// (The loop is written out here and in [`ModLanes::pow_lazy`] rather than shared
+    /// through a closure: a closure is not `#[inline(always)]`, and the products must
+    /// inline into the caller's entry point.)
+    #[inline(always)]
+    pub fn pow<const G: usize>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
+        if e == 0 {
+            return [B::splat(self.scalar.one()); G];
+        }
+        let mut acc = x;
+        for bit in (0..63 - e.leading_zeros()).rev() {
+            for a in acc.iter_mut() {
+                *a = self.mul(*a, *a);
+            }
+            if e >> bit & 1 == 1 {
+                for (a, &b) in acc.iter_mut().zip(x.iter()) {
+                    *a = self.mul(*a, b);
                 }
             }
         }
@@ -212,9 +209,9 @@ impl ModLanes {
     }
 
     /// `Σ lanes mod p` (lanes below `p`: sixteen of them sum below `2^35`, inside `u64`).
-    #[inline]
-    pub fn sum(&self, a: u32x16) -> u32 {
-        let total: u64 = a.to_array().iter().map(|&x| x as u64).sum();
+    #[inline(always)]
+    pub fn sum(&self, a: B::V) -> u32 {
+        let total: u64 = B::to_array(a).iter().map(|&x| x as u64).sum();
         (total % self.modulus() as u64) as u32
     }
 }
@@ -281,101 +278,13 @@ fn advise_huge_pages(data: &mut [u32]) {
     let _ = (data, HUGE_PAGE);
 }
 
-/// Stores `v` into `dst`, bypassing the caches (a non-temporal store) when `dst` is
-/// 64-byte aligned and the build has AVX-512, with an ordinary store otherwise.
-///
-/// For results written once and read back only after many megabytes of other traffic:
-/// an ordinary store first reads the line it writes into (read for ownership), which
-/// doubles the memory traffic. Call [`store_fence`] before other threads read `dst`.
-#[inline(always)]
-pub fn stream_store(dst: &mut [u32; LANES], v: u32x16) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-    if (dst.as_ptr() as usize).is_multiple_of(64) {
-        use core::arch::x86_64::{__m512i, _mm512_stream_si512};
-        // SAFETY: `dst` is 64 bytes we borrow mutably and its address is a multiple of 64
-        // (checked just above), as the instruction requires; avx512f is enabled for the
-        // whole build (the cfg above).
-        unsafe { _mm512_stream_si512((dst as *mut [u32; LANES]).cast::<__m512i>(), __m512i::from(v)) };
-        return;
-    }
-    *dst = v.to_array();
-}
-
-/// Orders this thread's earlier non-temporal stores before its later stores, so that
-/// the data is complete when the scheduler hands it to another thread.
-#[inline]
-pub fn store_fence() {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-    // SAFETY: sfence has no preconditions (std marks it unsafe only for historic reasons).
-    unsafe {
-        core::arch::x86_64::_mm_sfence()
-    };
-}
-
-/// `(a·b + m·p) / 2^32` with `m = -a·b·p^-1 mod 2^32`, per lane: below `2p` when
-/// `a·b < p·2^32`, exact (the low halves sum to a multiple of 2^32).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[inline(always)]
-fn redc_additive(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
-    // SAFETY: compiled only when the build enables avx512f (the cfg above).
-    unsafe { redc_additive_avx512(a, b, p, neg_p_inv) }
-}
-
-/// The AVX-512 body of [`redc_additive`]: as [`redc_difference_avx512`], with a 64-bit
-/// sum instead of a difference (`t + m·p < 4p^2 + 2^32·p < 2^63` for `p < 2^30`).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn redc_additive_avx512(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
-    use core::arch::x86_64::{__m512i, _mm512_add_epi64, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_srli_epi64};
-    let (a, b) = (__m512i::from(a), __m512i::from(b));
-    let (p, neg_p_inv) = (__m512i::from(p), __m512i::from(neg_p_inv));
-    let t_even = _mm512_mul_epu32(a, b);
-    let t_odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
-    let s_even = _mm512_add_epi64(t_even, _mm512_mul_epu32(_mm512_mul_epu32(t_even, neg_p_inv), p));
-    let s_odd = _mm512_add_epi64(t_odd, _mm512_mul_epu32(_mm512_mul_epu32(t_odd, neg_p_inv), p));
-    u32x16::from(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(s_even), s_odd))
-}
-
-/// The portable form of [`redc_additive`]: `hi(t) + hi(m·p)`, plus the carry out of the
-/// low halves, which sum to 0 or 2^32 (1 exactly when `lo(t)` is not 0).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-#[inline(always)]
-fn redc_additive(a: u32x16, b: u32x16, p: u32x16, neg_p_inv: u32x16) -> u32x16 {
-    let t_low = a * b;
-    let m = t_low * neg_p_inv;
-    let carry = !t_low.simd_eq(u32x16::ZERO) & u32x16::ONE;
-    a.mul_keep_high(b) + m.mul_keep_high(p) + carry
-}
-
-/// The AVX-512 body of [`ModLanes::redc_difference`] (intrinsics are only safe to call
-/// inside a function that names the feature).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn redc_difference_avx512(a: u32x16, b: u32x16, p: u32x16, p_inv: u32x16) -> u32x16 {
-    use core::arch::x86_64::{__m512i, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_srli_epi64, _mm512_sub_epi64};
-    let (a, b) = (__m512i::from(a), __m512i::from(b));
-    let (p, p_inv) = (__m512i::from(p), __m512i::from(p_inv));
-    // vpmuludq multiplies the even 32-bit lanes into 64-bit products; shifting each
-    // 64-bit pair right by 32 brings the odd lanes into even position.
-    let t_even = _mm512_mul_epu32(a, b);
-    let t_odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
-    // Only the low 32 bits of q matter, and vpmuludq reads just those.
-    let qp_even = _mm512_mul_epu32(_mm512_mul_epu32(t_even, p_inv), p);
-    let qp_odd = _mm512_mul_epu32(_mm512_mul_epu32(t_odd, p_inv), p);
-    // The low halves cancel exactly, so each 64-bit difference is (hi(t) - hi(qp))·2^32
-    // mod 2^64: its high half is the wanted lane.
-    let d_even = _mm512_sub_epi64(t_even, qp_even);
-    let d_odd = _mm512_sub_epi64(t_odd, qp_odd);
-    u32x16::from(_mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(d_even), d_odd))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arith::{add_mod, mul_mod, sub_mod};
     use crate::kernels::SplitMix64;
+    use crate::simd::Simd;
+    use wide::u32x16;
 
     const PRIMES: [u32; 6] = [3, 5, 65_537, 998_244_353, 1_000_000_007, 2_147_483_647];
 
@@ -420,7 +329,7 @@ mod tests {
     #[test]
     fn add_sub_double_half_match_scalar() {
         for p in PRIMES {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             let p64 = p as u64;
             lane_by_lane("add", p, |a, b| m.add(a, b), |a, b| add_mod(a as u64, b as u64, p64) as u32);
             lane_by_lane("sub", p, |a, b| m.sub(a, b), |a, b| sub_mod(a as u64, b as u64, p64) as u32);
@@ -433,7 +342,7 @@ mod tests {
     #[test]
     fn montgomery_products_match_scalar() {
         for p in PRIMES {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             let s = *m.scalar();
             lane_by_lane("mul", p, |a, b| m.mul(a, b), |a, b| s.mul(a, b));
             lane_by_lane("to_form", p, |a, _| m.to_form(a), |a, _| s.to_form(a));
@@ -444,7 +353,7 @@ mod tests {
     #[test]
     fn lazy_products_and_powers_stay_below_2p_and_agree_mod_p() {
         for p in [3u32, 5, 65_537, 998_244_353, 1_000_000_007, 1_073_741_789] {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             assert!(m.lazy_ok());
             let s = *m.scalar();
             let mut rng = SplitMix64(p as u64 + 1);
@@ -471,7 +380,7 @@ mod tests {
                     }
                 }
             }
-            assert!(!ModLanes::new(1_073_741_827).unwrap().lazy_ok()); // the first prime above 2^30
+            assert!(!ModLanes::<Portable>::new(1_073_741_827).unwrap().lazy_ok()); // the first prime above 2^30
         }
     }
 
@@ -480,7 +389,7 @@ mod tests {
         // a·b < p·2^32 is all REDC needs: a factor may exceed p when the other is small,
         // e.g. the largest u32 times 1 (used by from_form on any u32 value).
         for p in PRIMES {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             let s = *m.scalar();
             let a = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| u32::MAX - i as u32));
             let got = m.mul(a, u32x16::ONE).to_array();
@@ -493,7 +402,7 @@ mod tests {
     #[test]
     fn powers_match_scalar_for_every_group_size() {
         for p in PRIMES {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             let s = *m.scalar();
             let mut rng = SplitMix64(7 * p as u64);
             let forms: Vec<u32x16> = operands(p, &mut rng, 3).iter().map(|&x| m.to_form(x)).collect();
@@ -518,8 +427,8 @@ mod tests {
         for offset in 0..LANES {
             buffer.fill(0);
             let dst: &mut [u32; LANES] = (&mut buffer[offset..offset + LANES]).try_into().unwrap();
-            stream_store(dst, v);
-            store_fence();
+            Portable::stream_store(dst, v);
+            Portable::store_fence();
             assert_eq!(&buffer[offset..offset + LANES], &v.to_array(), "offset {offset}");
             assert_eq!(buffer.iter().filter(|&&x| x != 0).count(), LANES);
         }
@@ -538,10 +447,55 @@ mod tests {
     #[test]
     fn sum_reduces_sixteen_large_lanes() {
         for p in PRIMES {
-            let m = ModLanes::new(p).unwrap();
+            let m = ModLanes::<Portable>::new(p).unwrap();
             let v = u32x16::splat(p - 1);
             assert_eq!(m.sum(v) as u64, 16 * (p as u64 - 1) % p as u64);
         }
-        assert!(ModLanes::new(2).is_none() && ModLanes::new(1 << 31).is_none());
+        assert!(ModLanes::<Portable>::new(2).is_none() && ModLanes::<Portable>::new(1 << 31).is_none());
+    }
+
+    /// Every helper of `ModLanes<B>` on fixed inputs, in a fixed order.
+    #[inline(always)]
+    fn helpers_generic<B: Mont>(p: u32) -> Vec<[u32; LANES]> {
+        let m = ModLanes::<B>::new(p).unwrap();
+        let mut rng = SplitMix64(p as u64 ^ 0x1A2E5);
+        let mut out = Vec::new();
+        let edges = [0, 1, 2, p / 2, p - 2, p - 1];
+        for round in 0..40 {
+            let a: [u32; LANES] =
+                std::array::from_fn(|i| if round < 6 { edges[(i + round) % 6] } else { rng.below(p as u64) as u32 });
+            let b: [u32; LANES] =
+                std::array::from_fn(|i| if round < 6 { edges[i % 6] } else { rng.below(p as u64) as u32 });
+            let (x, y) = (B::load(&a), B::load(&b));
+            for v in [m.add(x, y), m.sub(x, y), m.double(x), m.half(x), m.mul(x, y), m.to_form(x), m.from_form(x)] {
+                out.push(B::to_array(v));
+            }
+            if m.lazy_ok() {
+                let x2 = B::add(x, m.p());
+                out.push(B::to_array(m.mul_lazy(x2, y)));
+                out.push(B::to_array(m.reduce_2p(m.mul_lazy(x2, x2))));
+                out.push(B::to_array(m.pow_lazy([x2, y], 10_000_000)[1]));
+            }
+            for e in [0, 1, 3, p as u64 - 2, u64::MAX] {
+                let [u, v, w] = m.pow([x, y, m.to_form(x)], e);
+                out.extend([u, v, w].map(|v| B::to_array(v)));
+            }
+            out.push([m.sum(x); LANES]);
+        }
+        out
+    }
+
+    crate::multiversion! {
+        fn helpers(p: u32) -> Vec<[u32; LANES]> => helpers_generic;
+    }
+
+    #[test]
+    fn every_backend_computes_what_the_portable_one_does() {
+        for p in PRIMES.into_iter().chain([1_073_741_789]) {
+            let expected = helpers_generic::<Portable>(p);
+            for simd in Simd::available() {
+                assert!(helpers(simd, p) == expected, "{simd}: p={p}");
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec};
 /// The pair vectors of the build's baseline (the kernels pick theirs at run time).
 type Pairs = <gamecount::simd::Portable as Dots>::Pairs;
 use gamecount::sched::Scheduler;
+use gamecount::simd::mont::Mont;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
@@ -102,48 +103,62 @@ fn scalar_montgomery_rate(sched: &Scheduler) -> f64 {
 }
 
 /// Products per second of 16-lane Montgomery multiplication (`ModLanes::mul`, values kept
-/// in `[0, p)`), counting each lane as one product; 8 independent vectors per thread.
+/// in `[0, p)`) on the scheduler's SIMD backend (the AVX2 REDC on an AVX2 machine, not
+/// the portable emulation), counting each lane as one product; 8 independent vectors
+/// per thread.
 fn lane_montgomery_rate(sched: &Scheduler) -> f64 {
-    let lanes = ModLanes::new(P).unwrap();
     const STEPS: usize = 4_000_000;
     let threads = sched.threads();
+    let simd = sched.simd();
     let seconds = best_of(|| {
-        let sums = sched.map_collect(threads, |t| {
-            let mut x: [u32x16; 8] = std::array::from_fn(|i| u32x16::splat(i as u32 + 2 + t as u32));
-            let y = u32x16::splat(123_456_789);
-            for _ in 0..STEPS {
-                for v in &mut x {
-                    *v = lanes.mul(*v, y);
-                }
-            }
-            x.iter().fold(0u32, |a, v| a ^ v.as_array()[0])
-        });
+        // Each worker enters the backend itself (a closure runs at the baseline).
+        let sums = sched.map_collect(threads, |t| lane_chains(simd, STEPS, t as u32, false));
         black_box(sums);
     });
     (threads * STEPS * 8 * 16) as f64 / seconds / 1e9
 }
 
 /// Additions per second of 16-lane modular addition (`ModLanes::add`: add, subtract,
-/// min), each lane one addition; 8 independent vectors per thread. The unit of the
-/// Walsh–Hadamard butterflies and of the coin DP's cell updates.
+/// min) on the scheduler's backend, each lane one addition; 8 independent vectors per
+/// thread. The unit of the Walsh–Hadamard butterflies and of the coin DP's cell updates.
 fn lane_add_rate(sched: &Scheduler) -> f64 {
-    let lanes = ModLanes::new(P).unwrap();
     const STEPS: usize = 8_000_000;
     let threads = sched.threads();
+    let simd = sched.simd();
     let seconds = best_of(|| {
-        let sums = sched.map_collect(threads, |t| {
-            let mut x: [u32x16; 8] = std::array::from_fn(|i| u32x16::splat(i as u32 + 2 + t as u32));
-            let y = black_box(u32x16::splat(123_456_789));
-            for _ in 0..STEPS {
-                for v in &mut x {
-                    *v = lanes.add(*v, y);
-                }
-            }
-            x.iter().fold(0u32, |a, v| a ^ v.as_array()[0])
-        });
+        let sums = sched.map_collect(threads, |t| lane_chains(simd, STEPS, t as u32, true));
         black_box(sums);
     });
     (threads * STEPS * 8 * 16) as f64 / seconds / 1e9
+}
+
+gamecount::multiversion! {
+    /// Eight independent chains of `steps` lane products (or additions) by one constant.
+    fn lane_chains(steps: usize, seed: u32, additions: bool) -> u32 => lane_chains_generic;
+}
+
+#[inline(always)]
+fn lane_chains_generic<B: Mont>(steps: usize, seed: u32, additions: bool) -> u32 {
+    let lanes = ModLanes::<B>::new(P).unwrap();
+    let mut x = [B::splat(0); 8];
+    for (i, v) in x.iter_mut().enumerate() {
+        *v = B::splat(i as u32 + 2 + seed);
+    }
+    let y = B::splat(black_box(123_456_789));
+    if additions {
+        for _ in 0..steps {
+            for v in &mut x {
+                *v = lanes.add(*v, y);
+            }
+        }
+    } else {
+        for _ in 0..steps {
+            for v in &mut x {
+                *v = lanes.mul(*v, y);
+            }
+        }
+    }
+    x.iter().fold(0u32, |a, &v| a ^ B::to_array(v)[0])
 }
 
 /// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, eight u64
@@ -278,7 +293,7 @@ pub fn run(out: &Path) -> Result<(), String> {
             threads,
             lane_mont,
             "G/s",
-            "ModLanes::mul, 8 independent vectors per thread, per lane".into(),
+            format!("ModLanes::mul on {}, 8 independent vectors per thread, per lane", sched.simd()),
         ));
         let lane_add = lane_add_rate(&sched);
         eprintln!("16-lane modular additions, {threads} threads: {lane_add:.2} G/s");
@@ -287,7 +302,7 @@ pub fn run(out: &Path) -> Result<(), String> {
             threads,
             lane_add,
             "G/s",
-            "ModLanes::add, 8 independent vectors per thread, per lane".into(),
+            format!("ModLanes::add on {}, 8 independent vectors per thread, per lane", sched.simd()),
         ));
         let mac = lane_mac64_rate(&sched);
         eprintln!("64-bit lane multiply-adds, {threads} threads: {mac:.2} G/s");

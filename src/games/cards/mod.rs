@@ -17,7 +17,7 @@
 
 pub mod brute;
 
-use crate::arith::{AlignedBuffer, FactorialTable, LANES, ModLanes, inv_mod, is_prime};
+use crate::arith::{AlignedBuffer, FactorialTable, LANES, Montgomery32, inv_mod, is_prime};
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::nimber_freq::lanes::Geometry;
 use crate::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
@@ -184,16 +184,18 @@ pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler)
 /// `Σ_t wht(spectrum)(t)^s mod p` with the last pass of the tiled transform raising and
 /// summing each tile while it is still in cache; `spectrum` is left partly transformed.
 fn transform_and_power_sum(spectrum: &mut [u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
-    let lanes = ModLanes::new(p).expect("validated: an odd prime below 2^31");
+    let mont = Montgomery32::new(p as u64).expect("validated: an odd prime below 2^31");
     let e = reduced_exponent(s, p);
+    let simd = sched.simd();
     // Each piece's sum is below p < 2^31 and a piece holds at least one vector of 16
     // values, so there are at most 2^30 / 16 pieces and the u64 total cannot overflow.
-    let power_sum = |piece: &[u32]| plain_power_sum_lanes(&lanes, piece, e) as u64;
+    // The piece runs on the transform's worker: the call enters the backend itself.
+    let power_sum = |piece: &[u32]| plain_power_sum_lanes(simd, piece, p, e) as u64;
     // For the progress bar: a transform pass costs about as much as four products per
     // value (measured at 2^24 on one thread: 5-10 ms a pass, 90 ms for 30 products).
     let products = (64 - e.leading_zeros() + e.count_ones()) as u64;
-    let total = wht_tiled_then(spectrum, &lanes, &Tiling::DEFAULT, sched, false, &power_sum, 1 + products / 4);
-    finish(&lanes, (total % p as u64) as u32, e)
+    let total = wht_tiled_then(spectrum, p, &Tiling::detect(), sched, false, &power_sum, 1 + products / 4);
+    finish(&mont, (total % p as u64) as u32, e)
 }
 
 /// The checks `gamecount verify` runs for this problem.

@@ -5,6 +5,7 @@
 
 use super::{NimberFreqVariant, lanes::MIN_CARDS, nimber_freq_direct, nimber_freq_linear};
 use crate::arith::{is_prime, pow_mod};
+use crate::kernels::wht::check::on_every_backend;
 use crate::sched::Scheduler;
 
 /// Sizes where the lane kernels change shape: the threshold, small chunk counts, and
@@ -26,8 +27,13 @@ pub const BOUNDARY_SIZES: [usize; 12] = [
 
 /// Compares `variant` with [`nimber_freq_direct`] for `1 <= n <= 60` under several primes
 /// (padding `out` past `n` with garbage first), with the linear reference at
-/// [`BOUNDARY_SIZES`], then checks the checksum for the sizes in `large_sizes`.
+/// [`BOUNDARY_SIZES`], then checks the checksum for the sizes in `large_sizes`; all of
+/// it on every SIMD backend this CPU has.
 pub fn check_variant(variant: NimberFreqVariant, large_sizes: &[usize], sched: &Scheduler) -> Result<(), String> {
+    on_every_backend(sched, |sched| check_on(variant, large_sizes, sched))
+}
+
+fn check_on(variant: NimberFreqVariant, large_sizes: &[usize], sched: &Scheduler) -> Result<(), String> {
     let run = |n: usize, p: u32, out: &mut [u32]| variant.run(n, p, out, sched);
     check_small(&format!("nimber_freq {variant}"), &run)?;
     check_against_linear(&format!("nimber_freq {variant}"), &BOUNDARY_SIZES, &run)?;
@@ -111,15 +117,17 @@ mod tests {
         // 8 steps and checkpoints every 4 make chunks of 128 values of k: every size
         // from the threshold to a few chunks past it meets every padding and lane edge.
         let sizes: Vec<usize> = (MIN_CARDS..MIN_CARDS + 300).chain([2000, 2047, 2048, 2049, 5000]).collect();
-        for geometry in [Geometry { steps: 8, checkpoint_log: 2 }, Geometry { steps: 24, checkpoint_log: 5 }] {
-            let lanes = |n: usize, p: u32, out: &mut [u32]| nimber_freq_lanes_with(n, p, out, geometry);
-            check_against_linear(&format!("lanes {geometry:?}"), &sizes, &lanes).unwrap();
-            for threads in [1, 2, 3, 8] {
-                let sched = Scheduler::new(Some(threads)).unwrap();
-                let parallel =
-                    |n: usize, p: u32, out: &mut [u32]| nimber_freq_parallel_with(n, p, out, geometry, &sched);
-                let name = format!("parallel {geometry:?} {threads} threads");
-                check_against_linear(&name, &[MIN_CARDS, 777, 2048, 2049, 5000, 40_001], &parallel).unwrap();
+        for simd in crate::simd::Simd::available() {
+            for geometry in [Geometry { steps: 8, checkpoint_log: 2 }, Geometry { steps: 24, checkpoint_log: 5 }] {
+                let lanes = |n: usize, p: u32, out: &mut [u32]| nimber_freq_lanes_with(simd, n, p, out, geometry);
+                check_against_linear(&format!("{simd} lanes {geometry:?}"), &sizes, &lanes).unwrap();
+                for threads in [1, 2, 3, 8] {
+                    let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
+                    let parallel =
+                        |n: usize, p: u32, out: &mut [u32]| nimber_freq_parallel_with(n, p, out, geometry, &sched);
+                    let name = format!("{simd} parallel {geometry:?} {threads} threads");
+                    check_against_linear(&name, &[MIN_CARDS, 777, 2048, 2049, 5000, 40_001], &parallel).unwrap();
+                }
             }
         }
     }

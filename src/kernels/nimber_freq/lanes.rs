@@ -42,10 +42,10 @@
 //! multiples of `32m` values, so every row of the transpose is one aligned 64-byte line,
 //! written with a streaming store.
 
-use crate::arith::lanes::{store_fence, stream_store};
 use crate::arith::{LANES, ModLanes, Montgomery32, pow_mod};
-use crate::sched::Scheduler;
-use wide::{ShuffleExt, u32x16};
+use crate::sched::{Progress, Scheduler};
+use crate::simd::Simd;
+use crate::simd::mont::{Block, Mont};
 
 /// Below this many cards the [`super::linear`] variant runs instead: the last chunk may
 /// pad up to 128 values of `k` past `N/2`, and their tables must stay inside `[0, N]`.
@@ -64,7 +64,7 @@ impl Geometry {
     /// 1024 steps: a chunk's tables and outputs take about 400 KiB, inside the L2 of one
     /// core, and its start-up (4·127 products for the lane start values, three lane
     /// inversions) stays under 5% of its ~12·1024 products. Chunks of 2^15 outputs also
-    /// tile the transform's 2^16 blocks exactly.
+    /// tile the transform's blocks exactly.
     pub const DEFAULT: Geometry = Geometry { steps: 1024, checkpoint_log: 7 };
 
     /// Bytes of the checkpoint table for `n` cards.
@@ -82,50 +82,73 @@ impl Geometry {
 pub struct Plan {
     n: usize,
     geometry: Geometry,
-    lanes: ModLanes,
+    mont: Montgomery32,
     /// `checkpoints[c] = (c·2^checkpoint_log)! mod p`, plain, for `c·2^checkpoint_log <= N`.
     checkpoints: Vec<u32>,
     /// `R^3 mod p`: a plain `x!` times it in one product is `x!·R^2`.
-    r3: u32x16,
+    r3: u32,
     /// `2^-1 mod p`.
     half: u32,
 }
 
-/// One chunk's reusable buffers.
-pub struct Scratch {
-    ia: Vec<u32x16>,
-    fb: Vec<u32x16>,
-    ic: Vec<u32x16>,
+/// One chunk's reusable buffers, in the vectors of backend `B`.
+struct Scratch<B: Mont> {
+    ia: Vec<B::V>,
+    fb: Vec<B::V>,
+    ic: Vec<B::V>,
     /// The rows of the transpose before it: `E_t` at `2t`, `O_(t+1)` at `2t + 1`.
-    rows: Vec<u32x16>,
+    rows: Vec<B::V>,
 }
 
-impl Scratch {
+impl<B: Mont> Scratch<B> {
     /// Buffers for chunks of `geometry.steps` steps.
-    pub fn new(geometry: &Geometry) -> Self {
+    #[inline(always)]
+    fn new(geometry: &Geometry) -> Self {
         let m = geometry.steps;
-        Self {
-            ia: vec![u32x16::ZERO; m + 4],
-            fb: vec![u32x16::ZERO; m + 2],
-            ic: vec![u32x16::ZERO; 2 * m + 4],
-            rows: vec![u32x16::ZERO; 2 * m],
-        }
+        let zero = B::splat(0);
+        Self { ia: vec![zero; m + 4], fb: vec![zero; m + 2], ic: vec![zero; 2 * m + 4], rows: vec![zero; 2 * m] }
     }
+}
+
+crate::multiversion! {
+    /// Runs chunks `first, first + 1, ..` over `out` (which starts at chunk `first`'s
+    /// first output), the first from `a_in`, reporting each chunk's outputs to
+    /// `progress`; returns the `A` after the last, as [`Plan::chunk_on`]. One job of the
+    /// parallel variant (the closure that runs it calls this entry point: closures do
+    /// not inherit target features).
+    pub fn run_chunks(plan: &Plan, first: usize, a_in: u32, out: &mut [u32], progress: &Progress) -> u32 => run_chunks_generic;
+}
+
+#[inline(always)]
+fn run_chunks_generic<B: Mont>(plan: &Plan, first: usize, a_in: u32, out: &mut [u32], progress: &Progress) -> u32 {
+    let lanes = ModLanes::<B>::from_scalar(plan.mont);
+    let mut scratch = Scratch::<B>::new(&plan.geometry);
+    let mut a = a_in;
+    for (i, chunk) in out.chunks_mut(plan.geometry.chunk_len()).enumerate() {
+        a = plan.chunk_on(&lanes, first + i, a, chunk, &mut scratch);
+        progress.inc(chunk.len() as u64);
+    }
+    a
+}
+
+crate::multiversion! {
+    /// [`block_products_generic`] as one job of [`Plan::new`].
+    fn block_products(mont: &Montgomery32, first: usize, log: u32, out: &mut [u32]) => block_products_generic;
 }
 
 impl Plan {
     /// The shared data for `n >= MIN_CARDS` cards modulo the prime `p` (`n < p < 2^31`):
-    /// the checkpoints are block products in lanes, spread over the scheduler, then one
-    /// running product.
+    /// the checkpoints are block products in lanes, spread over the scheduler (on its
+    /// backend), then one running product.
     pub fn new(n: usize, p: u32, geometry: Geometry, sched: &Scheduler) -> Self {
         assert!(n >= MIN_CARDS && (n as u64) < p as u64, "lane frequencies need {MIN_CARDS} <= n < p");
         assert!(geometry.steps >= 8 && geometry.steps.is_multiple_of(8), "steps must be a positive multiple of 8");
-        let lanes = ModLanes::new(p).expect("the caller checked p");
-        let mont = *lanes.scalar();
+        let mont = Montgomery32::new(p as u64).expect("the caller checked p");
         let log = geometry.checkpoint_log;
         let mut blocks = vec![0u32; n >> log];
+        let simd = sched.simd();
         // 2^12 blocks (2^19 products at the default spacing) per job.
-        sched.for_each_chunk(&mut blocks, 1 << 12, |job, out| block_products(&lanes, job << 12, log, out));
+        sched.for_each_chunk(&mut blocks, 1 << 12, |job, out| block_products(simd, &mont, job << 12, log, out));
         let mut checkpoints = Vec::with_capacity(blocks.len() + 1);
         checkpoints.push(1);
         for &block in &blocks {
@@ -136,17 +159,17 @@ impl Plan {
         // R mod p is the form of 1; the product of the forms of r and r is r·r·R = R^3.
         let r = mont.one();
         let r3 = mont.mul(mont.to_form(r), mont.to_form(r));
-        Self { n, geometry, lanes, checkpoints, r3: u32x16::splat(r3), half: p.div_ceil(2) }
+        Self { n, geometry, mont, checkpoints, r3, half: p.div_ceil(2) }
     }
 
     /// The scalar Montgomery constants.
     pub fn mont(&self) -> &Montgomery32 {
-        self.lanes.scalar()
+        &self.mont
     }
 
     /// The modulus.
     pub fn modulus(&self) -> u32 {
-        self.lanes.modulus()
+        self.mont.modulus()
     }
 
     /// `2^-e mod p`.
@@ -176,23 +199,31 @@ impl Plan {
     /// Chunk `c`: writes `F(v)` for `32mc <= v < min(N, 32m(c+1))` into `out` (exactly that
     /// range, except `F(0)`), given the true `a_in = A_(k0-1)` (`k0 = 16mc`); returns `A` at
     /// `k0 + 16m - 1`, the next chunk's `a_in`.
-    pub fn chunk(&self, c: usize, a_in: u32, out: &mut [u32], scratch: &mut Scratch) -> u32 {
+    #[inline(always)]
+    fn chunk_on<B: Mont>(
+        &self,
+        lanes: &ModLanes<B>,
+        c: usize,
+        a_in: u32,
+        out: &mut [u32],
+        scratch: &mut Scratch<B>,
+    ) -> u32 {
         let m = self.steps_of(c);
         let k0 = c * self.geometry.chunk_len() / 2;
         debug_assert_eq!(out.len(), (self.n - 2 * k0).min(2 * LANES * m));
-        self.build_tables(k0, m, scratch);
-        let a_last = self.main_loop(k0, m, scratch);
+        self.build_tables(lanes, k0, m, scratch);
+        let a_last = self.main_loop(lanes, k0, m, scratch);
         // A_in of each lane, lane by lane: A_in(i+1) = A_(m-1)(i) + A_in(i)·2^-m.
         let mont = self.mont();
         let shift = mont.to_form(self.half_pow(m as u64));
-        let lasts = a_last.to_array();
+        let lasts = B::to_array(a_last);
         let mut incoming = [0u32; LANES];
         incoming[0] = a_in;
         for i in 1..LANES {
             incoming[i] = add(lasts[i - 1], mont.mul(incoming[i - 1], shift), self.modulus());
         }
         let chunk_end = add(lasts[LANES - 1], mont.mul(incoming[LANES - 1], shift), self.modulus());
-        self.correct_and_transpose(m, u32x16::from(incoming), out, scratch);
+        self.correct_and_transpose(lanes, m, B::load(&incoming), out, scratch);
         chunk_end
     }
 
@@ -206,8 +237,8 @@ impl Plan {
     /// IC's chain starts one below its top, at `(top-1)!^-1`, because the top of lane 0 in
     /// chunk 0 is `N + 1`, past the checkpoints and possibly `p` itself; the top entry is
     /// `(top-1)!^-1·top^-1`, which there is only ever multiplied by `(k-3)!^-1 = 0`.
-    fn build_tables(&self, k0: usize, m: usize, scratch: &mut Scratch) {
-        let lanes = &self.lanes;
+    #[inline(always)]
+    fn build_tables<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) {
         let n = self.n as i64;
         let (k0, m_i) = (k0 as i64, m as i64);
         let start = |i: usize| k0 + i as i64 * m_i;
@@ -217,23 +248,24 @@ impl Plan {
         let ic_top: [i64; LANES] = std::array::from_fn(|i| n - 2 * start(i) + 1);
         let ic_below: [i64; LANES] = std::array::from_fn(|i| ic_top[i] - 1);
         let ic_mid: [i64; LANES] = std::array::from_fn(|i| ic_top[i] - m_i - 3);
-        let [ia_fact, fb_fact, below_fact, mid_fact] = self.factorials([&ia_top, &fb_bottom, &ic_below, &ic_mid]);
+        let [ia_fact, fb_fact, below_fact, mid_fact] =
+            self.factorials(lanes, [&ia_top, &fb_bottom, &ic_below, &ic_mid]);
         // Inverses by Fermat, x^(p-2), as Montgomery forms, all four through one loop
         // (zeros, for padding lanes, stay zero).
         let [ia_inv, below_inv, mid_inv, top_inv] = lanes.pow(
-            [lanes.to_form(ia_fact), lanes.to_form(below_fact), lanes.to_form(mid_fact), self.forms_of(&ic_top)],
+            [lanes.to_form(ia_fact), lanes.to_form(below_fact), lanes.to_form(mid_fact), self.forms_of(lanes, &ic_top)],
             self.modulus() as u64 - 2,
         );
 
         let (ia, fb, ic) = (&mut scratch.ia[..m + 4], &mut scratch.fb[..m + 2], &mut scratch.ic[..2 * m + 4]);
-        let one = u32x16::splat(self.mont().one());
+        let one = B::splat(self.mont().one());
         // The factor of each step as a Montgomery form: downwards (x-1)!^-1 = x!^-1·x,
         // upwards x!R^2 = (x-1)!R^2·x. Lanes whose IC top is negative are padding: a zero
         // start keeps their whole table zero.
-        let (mut xa, mut xb) = (self.forms_of(&ia_top), lanes.add(self.forms_of(&fb_bottom), one));
-        let (mut xh, mut xl) = (self.forms_of(&ic_below), self.forms_of(&ic_mid));
+        let (mut xa, mut xb) = (self.forms_of(lanes, &ia_top), lanes.add(self.forms_of(lanes, &fb_bottom), one));
+        let (mut xh, mut xl) = (self.forms_of(lanes, &ic_below), self.forms_of(lanes, &ic_mid));
         ia[m + 3] = lanes.from_form(ia_inv);
-        fb[0] = lanes.mul(fb_fact, self.r3);
+        fb[0] = lanes.mul(fb_fact, B::splat(self.r3));
         ic[2 * m + 2] = lanes.from_form(below_inv);
         ic[2 * m + 3] = lanes.mul(ic[2 * m + 2], top_inv);
         ic[m] = lanes.from_form(mid_inv);
@@ -257,8 +289,8 @@ impl Plan {
 
     /// The per-lane recurrence over steps `0..=m`; returns each lane's `A` at step `m - 1`
     /// (as if it had started from 0) and leaves uncorrected outputs in `scratch.rows`.
-    fn main_loop(&self, k0: usize, m: usize, scratch: &mut Scratch) -> u32x16 {
-        let lanes = &self.lanes;
+    #[inline(always)]
+    fn main_loop<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) -> B::V {
         let (ia, fb, ic) = (&scratch.ia[..m + 4], &scratch.fb[..m + 2], &scratch.ic[..2 * m + 4]);
         let rows = &mut scratch.rows[..2 * m];
         // 2^R at t = 0 in lane i: R = N - k0 - i·m - 2.
@@ -269,8 +301,8 @@ impl Plan {
         for i in 1..LANES {
             lane_pow[i] = mont.mul(lane_pow[i - 1], step);
         }
-        let mut power = u32x16::from(lane_pow);
-        let mut a = u32x16::ZERO;
+        let mut power = B::load(&lane_pow);
+        let mut a = B::splat(0);
         let mut a_last = a;
         for t in 0..=m {
             let (f_r, f_r1) = (fb[m - t], fb[m - t + 1]);
@@ -300,57 +332,64 @@ impl Plan {
     /// Adds each lane's incoming `A` (`δ_t = A_in·2^-(t+1)` off `E_t`, `2·δ_t` off `O_t`)
     /// and writes the outputs in natural order, eight steps (16 vectors) at a time through
     /// a 16×16 transpose: row `i` holds lane `i`'s 16 outputs from `2·(i·m + t0)`.
-    fn correct_and_transpose(&self, m: usize, incoming: u32x16, out: &mut [u32], scratch: &Scratch) {
-        let lanes = &self.lanes;
+    #[inline(always)]
+    fn correct_and_transpose<B: Mont>(
+        &self,
+        lanes: &ModLanes<B>,
+        m: usize,
+        incoming: B::V,
+        out: &mut [u32],
+        scratch: &Scratch<B>,
+    ) {
         let rows = &scratch.rows[..2 * m];
         let mut delta = lanes.half(incoming);
         for t0 in (0..m).step_by(8) {
-            let mut block = [u32x16::ZERO; LANES];
+            let mut block = [B::splat(0); LANES];
             for q in 0..8 {
                 block[2 * q] = lanes.sub(rows[2 * (t0 + q)], delta);
                 delta = lanes.half(delta);
                 block[2 * q + 1] = lanes.sub(rows[2 * (t0 + q) + 1], lanes.double(delta));
             }
-            transpose(&mut block);
+            B::transpose(&mut block);
             for (i, row) in block.iter().enumerate() {
                 let at = 2 * (i * m + t0);
                 if at + LANES <= out.len() {
-                    stream_store((&mut out[at..at + LANES]).try_into().expect("16 values"), *row);
+                    B::stream_store((&mut out[at..at + LANES]).try_into().expect("16 values"), *row);
                 } else if at < out.len() {
                     let len = out.len() - at;
-                    out[at..].copy_from_slice(&row.to_array()[..len]);
+                    out[at..].copy_from_slice(&B::to_array(*row)[..len]);
                 } else {
                     break;
                 }
             }
         }
-        store_fence();
+        B::store_fence();
     }
 
     /// `x!` (plain) in each lane for `0 <= x <= N`, and 0 where `x < 0`: a checkpoint, times
     /// the at most `2^checkpoint_log - 1` factors above it; `G` independent vectors at once.
-    fn factorials<const G: usize>(&self, xs: [&[i64; LANES]; G]) -> [u32x16; G] {
-        let lanes = &self.lanes;
+    #[inline(always)]
+    fn factorials<B: Mont, const G: usize>(&self, lanes: &ModLanes<B>, xs: [&[i64; LANES]; G]) -> [B::V; G] {
         let log = self.geometry.checkpoint_log;
-        let one = u32x16::splat(self.mont().one());
-        let mut acc: [u32x16; G] = std::array::from_fn(|g| {
-            u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| {
-                let x = xs[g][i];
-                if x < 0 { 0 } else { self.checkpoints[(x as usize) >> log] }
-            }))
-        });
+        let one = B::splat(self.mont().one());
+        let mut acc = [B::splat(0); G];
+        for (a, x) in acc.iter_mut().zip(xs) {
+            let starts: Block =
+                std::array::from_fn(|i| if x[i] < 0 { 0 } else { self.checkpoints[(x[i] as usize) >> log] });
+            *a = B::load(&starts);
+        }
         // y runs over c·2^log + 1 ..= x in each lane; lanes with fewer factors keep acc.
-        let mut counts = [u32x16::ZERO; G];
-        let mut y = [u32x16::ZERO; G];
+        let mut counts = [B::splat(0); G];
+        let mut y = [B::splat(0); G];
         for g in 0..G {
             let bases: [i64; LANES] = std::array::from_fn(|i| xs[g][i].max(0) >> log << log);
-            counts[g] = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| (xs[g][i].max(0) - bases[i]) as u32));
-            y[g] = lanes.add(self.forms_of(&bases), one);
+            counts[g] = B::load(&std::array::from_fn(|i| (xs[g][i].max(0) - bases[i]) as u32));
+            y[g] = lanes.add(self.forms_of(lanes, &bases), one);
         }
         for u in 0..(1u32 << log) - 1 {
             for g in 0..G {
-                let active = counts[g].simd_gt(u32x16::splat(u));
-                acc[g] = active.select(lanes.mul(acc[g], y[g]), acc[g]);
+                let active = B::gt(counts[g], B::splat(u));
+                acc[g] = B::select(active, lanes.mul(acc[g], y[g]), acc[g]);
                 y[g] = lanes.add(y[g], one);
             }
         }
@@ -358,30 +397,31 @@ impl Plan {
     }
 
     /// The Montgomery forms of `x mod p` for integers `x` (negative ones included).
-    fn forms_of(&self, xs: &[i64; LANES]) -> u32x16 {
+    #[inline(always)]
+    fn forms_of<B: Mont>(&self, lanes: &ModLanes<B>, xs: &[i64; LANES]) -> B::V {
         let p = self.modulus() as i64;
-        let residues = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| xs[i].rem_euclid(p) as u32));
-        self.lanes.to_form(residues)
+        lanes.to_form(B::load(&std::array::from_fn(|i| xs[i].rem_euclid(p) as u32)))
     }
 }
 
 /// Montgomery forms of the products `(b·2^log, (b+1)·2^log]` for `b = first ..` into
 /// `out`: sixteen blocks per vector and four vectors at a time (independent product
 /// chains), one product per factor.
-fn block_products(lanes: &ModLanes, first: usize, log: u32, out: &mut [u32]) {
+#[inline(always)]
+fn block_products_generic<B: Mont>(mont: &Montgomery32, first: usize, log: u32, out: &mut [u32]) {
     const G: usize = 4;
-    let mont = lanes.scalar();
-    let one = u32x16::splat(mont.one());
+    let lanes = ModLanes::<B>::from_scalar(*mont);
+    let one = B::splat(mont.one());
     let width = 1usize << log;
     for (group, out) in out.chunks_mut(G * LANES).enumerate() {
         let base = first + group * G * LANES;
         // Lane l of vector g multiplies b·2^log + 1 ..= (b + 1)·2^log, b = base + 16g + l.
-        let mut y: [u32x16; G] = std::array::from_fn(|g| {
-            let starts = std::array::from_fn::<u32, LANES, _>(|l| {
-                (((base + LANES * g + l) * width + 1) as u64 % mont.modulus() as u64) as u32
-            });
-            lanes.to_form(u32x16::from(starts))
-        });
+        let mut y = [B::splat(0); G];
+        for (g, yg) in y.iter_mut().enumerate() {
+            let starts: Block =
+                std::array::from_fn(|l| (((base + LANES * g + l) * width + 1) as u64 % mont.modulus() as u64) as u32);
+            *yg = lanes.to_form(B::load(&starts));
+        }
         let mut acc = [one; G];
         for _ in 0..width {
             for g in 0..G {
@@ -389,62 +429,35 @@ fn block_products(lanes: &ModLanes, first: usize, log: u32, out: &mut [u32]) {
                 y[g] = lanes.add(y[g], one);
             }
         }
-        let values = acc.map(|a| a.to_array());
+        let mut values = [[0u32; LANES]; G];
+        for (v, &a) in values.iter_mut().zip(&acc) {
+            B::store(v, a);
+        }
         out.copy_from_slice(&values.as_flattened()[..out.len()]);
     }
 }
 
 /// `(a + b) mod p` for residues below `p < 2^31`.
+#[inline(always)]
 fn add(a: u32, b: u32, p: u32) -> u32 {
     let s = a + b;
     if s >= p { s - p } else { s }
 }
 
-/// Transposes a 16×16 matrix held as 16 row vectors, in four rounds that each swap the
-/// off-diagonal blocks of every 2b×2b block (b = 8, 4, 2, 1): one two-source permute per
-/// row and round, all unrolled so the matrix stays in registers.
-#[inline(always)]
-fn transpose(rows: &mut [u32x16; LANES]) {
-    transpose_round::<8>(rows);
-    transpose_round::<4>(rows);
-    transpose_round::<2>(rows);
-    transpose_round::<1>(rows);
-}
-
-/// One round of [`transpose`]: for rows `r` with bit `B` clear,
-/// `new[r][c] = c & B == 0 ? old[r][c] : old[r+B][c-B]` and
-/// `new[r+B][c] = c & B == 0 ? old[r][c+B] : old[r+B][c]`.
-#[inline(always)]
-fn transpose_round<const B: usize>(rows: &mut [u32x16; LANES]) {
-    let low = u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c } else { 16 + c - B } as u32));
-    let high = u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c + B } else { 16 + c } as u32));
-    for r in 0..LANES {
-        if r & B == 0 {
-            let pair = [rows[r], rows[r + B]];
-            rows[r] = pair.shuffle(low);
-            rows[r + B] = pair.shuffle(high);
-        }
-    }
-}
-
 /// Writes `F_n(v) mod p` for `v < n` into `out` with the lane chunks run in order on one
-/// thread, zeros after.
-pub fn nimber_freq_lanes(n: usize, p: u32, out: &mut [u32]) {
-    nimber_freq_lanes_with(n, p, out, Geometry::DEFAULT);
+/// thread and `simd`'s backend, zeros after.
+pub fn nimber_freq_lanes(simd: Simd, n: usize, p: u32, out: &mut [u32]) {
+    nimber_freq_lanes_with(simd, n, p, out, Geometry::DEFAULT);
 }
 
 /// [`nimber_freq_lanes`] with an explicit chunk geometry.
-pub fn nimber_freq_lanes_with(n: usize, p: u32, out: &mut [u32], geometry: Geometry) {
+pub fn nimber_freq_lanes_with(simd: Simd, n: usize, p: u32, out: &mut [u32], geometry: Geometry) {
     if n < MIN_CARDS {
         return super::nimber_freq_linear(n, p, out);
     }
-    let plan = Plan::new(n, p, geometry, &Scheduler::sequential());
+    let plan = Plan::new(n, p, geometry, &Scheduler::sequential().with_simd(simd));
     out[n..].fill(0);
-    let mut scratch = Scratch::new(&geometry);
-    let mut a = 0;
-    for (c, chunk) in out[..n].chunks_mut(geometry.chunk_len()).enumerate() {
-        a = plan.chunk(c, a, chunk, &mut scratch);
-    }
+    run_chunks(simd, &plan, 0, 0, &mut out[..n], &Progress::hidden());
     out[0] = plan.first();
 }
 
@@ -452,11 +465,14 @@ pub fn nimber_freq_lanes_with(n: usize, p: u32, out: &mut [u32], geometry: Geome
 mod tests {
     use super::*;
 
+    use crate::simd::Portable;
+    use wide::u32x16;
+
     #[test]
     fn transpose_transposes() {
         let mut t: [u32x16; LANES] =
             std::array::from_fn(|r| u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| (16 * r + c) as u32)));
-        transpose(&mut t);
+        Portable::transpose(&mut t);
         for (r, row) in t.iter().enumerate() {
             assert_eq!(row.to_array(), std::array::from_fn::<u32, LANES, _>(|c| (16 * c + r) as u32));
         }
@@ -476,7 +492,8 @@ mod tests {
             }
         }
         let xs: [i64; LANES] = std::array::from_fn(|i| [-3, 0, 1, 15, 16, 17, 4999, 5000][i % 8] + (i / 8) as i64);
-        let [got] = plan.factorials([&xs]);
+        let lanes = ModLanes::<Portable>::from_scalar(plan.mont);
+        let [got] = plan.factorials(&lanes, [&xs]);
         let got = got.to_array();
         for i in 0..LANES {
             let expected = if xs[i] < 0 { 0 } else { (1..=xs[i] as u64).fold(1, |f, y| f * y % p as u64) as u32 };

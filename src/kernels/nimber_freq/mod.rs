@@ -43,7 +43,8 @@ variant_enum! {
 }
 
 impl NimberFreqVariant {
-    /// Writes `F_n(v) mod p` to `out[v]` for `v < n` and zeroes the rest of `out`.
+    /// Writes `F_n(v) mod p` to `out[v]` for `v < n` and zeroes the rest of `out`; the lane
+    /// variants run on the scheduler's SIMD backend.
     ///
     /// # Panics
     /// If `n == 0`, `out.len() < n`, or not `n < p < 2^31` (the factorial tables need
@@ -53,7 +54,7 @@ impl NimberFreqVariant {
         assert!((n as u64) < p as u64 && p < 1 << 31, "need n < p < 2^31, got n={n}, p={p}");
         match self {
             NimberFreqVariant::Linear => nimber_freq_linear(n, p, out),
-            NimberFreqVariant::Lanes => nimber_freq_lanes(n, p, out),
+            NimberFreqVariant::Lanes => nimber_freq_lanes(sched.simd(), n, p, out),
             NimberFreqVariant::Parallel => nimber_freq_parallel(n, p, out, sched),
         }
     }

@@ -1,8 +1,9 @@
 //! The one cross-check for every power-sum variant against the scalar reference.
 
-use super::{PowsumVariant, parallel::CHUNK_VALUES, powsum_scalar, simd::GROUP};
+use super::{PowsumVariant, parallel::CHUNK_VALUES, powsum_scalar, simd::GROUPS};
 use crate::arith::LANES;
 use crate::kernels::SplitMix64;
+use crate::kernels::wht::check::on_every_backend;
 use crate::sched::Scheduler;
 
 /// Exponents that exercise the reduction: 1, 2, small, `p - 1`, `p`, multiples of
@@ -14,9 +15,14 @@ fn check_exponents(p: u32) -> Vec<u64> {
 
 /// Runs `variant` on value counts `0 ..= max_len` (every short length, to hit every
 /// tail of a lane loop) with random residues and edge values, for several primes and
-/// exponents; then on lengths around a lane group and a parallel chunk (±1, several
-/// chunks) for the largest primes.
+/// exponents; then on lengths around every backend's lane group and a parallel chunk
+/// (±1, several chunks) for the largest primes. All of it on every SIMD backend this CPU
+/// has, with the scheduler's thread count.
 pub fn check_variant(variant: PowsumVariant, max_len: usize, sched: &Scheduler) -> Result<(), String> {
+    on_every_backend(sched, |sched| check_on(variant, max_len, sched))
+}
+
+fn check_on(variant: PowsumVariant, max_len: usize, sched: &Scheduler) -> Result<(), String> {
     let mut rng = SplitMix64(0x9075);
     for p in [1_000_000_007u32, 2_147_483_647, 3, 65_537] {
         for s in check_exponents(p) {
@@ -25,11 +31,11 @@ pub fn check_variant(variant: PowsumVariant, max_len: usize, sched: &Scheduler) 
             }
         }
     }
-    let group = LANES * GROUP;
-    let long = [group - 1, group, group + 1, CHUNK_VALUES - 1, CHUNK_VALUES + 1, 3 * CHUNK_VALUES + 17];
+    let groups = GROUPS.iter().flat_map(|&g| [LANES * g - 1, LANES * g, LANES * g + 1]);
+    let long: Vec<usize> = groups.chain([CHUNK_VALUES - 1, CHUNK_VALUES + 1, 3 * CHUNK_VALUES + 17]).collect();
     for p in [1_000_000_007u32, 2_147_483_647] {
         for s in [10_000_000, u64::MAX] {
-            for len in long {
+            for &len in &long {
                 compare(variant, &values(&mut rng, p, len), s, p, sched)?;
             }
         }
@@ -54,7 +60,8 @@ fn compare(variant: PowsumVariant, values: &[u32], s: u64, p: u32, sched: &Sched
     let got = variant.run(values, s, p, sched);
     if got != expected {
         return Err(format!(
-            "powsum {variant}: p={p} s={s} len={}: got {got}, the reference gives {expected}",
+            "powsum {variant} ({}): p={p} s={s} len={}: got {got}, the reference gives {expected}",
+            sched.simd(),
             values.len()
         ));
     }
@@ -98,9 +105,11 @@ mod tests {
         let p = 2_147_483_647u32;
         let values = vec![p - 1; 1 << 17];
         let expected = ((p as u64 - 1) * (1 << 17) % p as u64) as u32;
-        let sched = Scheduler::new(Some(2)).unwrap();
-        for &v in PowsumVariant::ALL {
-            assert_eq!(v.run(&values, 3, p, &sched), expected, "{v}");
+        for simd in crate::simd::Simd::available() {
+            let sched = Scheduler::new(Some(2)).unwrap().with_simd(simd);
+            for &v in PowsumVariant::ALL {
+                assert_eq!(v.run(&values, 3, p, &sched), expected, "{v} on {simd}");
+            }
         }
     }
 }

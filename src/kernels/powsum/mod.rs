@@ -12,8 +12,8 @@
 //!
 //! Variants (see [`PowsumVariant`]): `scalar`, the reference, `u128` remainders;
 //! `montgomery`, scalar Montgomery products, the baseline of the speed target; `simd`,
-//! sixteen lanes per vector and eight vectors per exponent loop; `parallel`, `simd`
-//! over chunks on the scheduler's threads.
+//! sixteen lanes per vector and as many vectors per exponent loop as the backend's
+//! registers hold; `parallel`, `simd` over chunks on the scheduler's threads.
 
 pub mod check;
 pub mod montgomery;
@@ -37,7 +37,8 @@ variant_enum! {
         Scalar => "scalar",
         /// One value at a time, scalar Montgomery products.
         Montgomery => "montgomery",
-        /// Montgomery products in 16 lanes, 8 vectors per exponent loop, one thread.
+        /// Montgomery products in 16 lanes, a register file's worth of vectors per
+        /// exponent loop, one thread.
         Simd => "simd",
         /// `simd` over chunks of values on the scheduler's threads.
         Parallel => "parallel",
@@ -45,7 +46,8 @@ variant_enum! {
 }
 
 impl PowsumVariant {
-    /// `Σ x^s mod p` over `values` (residues below the prime `p < 2^31`), `s >= 1`.
+    /// `Σ x^s mod p` over `values` (residues below the prime `p < 2^31`), `s >= 1`; the
+    /// lane variants run on the scheduler's SIMD backend.
     ///
     /// # Panics
     /// If `s == 0` or `p` is not an odd number below 2^31.
@@ -55,7 +57,7 @@ impl PowsumVariant {
         match self {
             PowsumVariant::Scalar => powsum_scalar(values, s, p),
             PowsumVariant::Montgomery => powsum_montgomery(values, s, p),
-            PowsumVariant::Simd => powsum_simd(values, s, p),
+            PowsumVariant::Simd => powsum_simd(sched.simd(), values, s, p),
             PowsumVariant::Parallel => powsum_parallel(values, s, p, sched),
         }
     }

@@ -4,6 +4,18 @@
 use super::{WhtVariant, wht_reference, wht_scalar};
 use crate::kernels::SplitMix64;
 use crate::sched::Scheduler;
+use crate::simd::Simd;
+
+/// Runs `check` once per SIMD backend this CPU has, each time with a scheduler of
+/// `sched`'s thread count on that backend; the first failure names its backend. (Shared
+/// by the cards families' checks.)
+pub fn on_every_backend(sched: &Scheduler, check: impl Fn(&Scheduler) -> Result<(), String>) -> Result<(), String> {
+    for simd in Simd::available() {
+        let on = Scheduler::new(Some(sched.threads())).map_err(|e| e.to_string())?.with_simd(simd);
+        check(&on).map_err(|e| format!("[{simd}] {e}"))?;
+    }
+    Ok(())
+}
 
 /// Moduli the checks use: the Project Euler prime, the largest prime below 2^31 (the top
 /// of the supported range) and small primes where wrap-arounds are frequent.
@@ -11,9 +23,12 @@ pub const CHECK_MODULI: [u32; 4] = [1_000_000_007, 2_147_483_647, 998_244_353, 3
 
 /// Runs `variant` on inputs of length `2^0 ..= 2^max_log_len`: random residues, all 0,
 /// all 1 and all `p - 1`, for each of [`CHECK_MODULI`] (above `2^16` only for the two
-/// large primes), and compares with [`wht_scalar`]. Returns the first mismatch.
+/// large primes), and compares with [`wht_scalar`], on every SIMD backend this CPU has.
+/// Returns the first mismatch.
 pub fn check_variant(variant: WhtVariant, max_log_len: u32, sched: &Scheduler) -> Result<(), String> {
-    check_with(&format!("wht {variant}"), max_log_len, &|data: &mut [u32], p| variant.run(data, p, sched))
+    on_every_backend(sched, |sched| {
+        check_with(&format!("wht {variant}"), max_log_len, &|data: &mut [u32], p| variant.run(data, p, sched))
+    })
 }
 
 /// The same checks for any transform `f(data, p)` (a variant, or the tiled kernel with a
@@ -156,10 +171,14 @@ mod tests {
         ];
         for threads in [1, 3] {
             let sched = Scheduler::new(Some(threads)).unwrap();
-            for tiling in tilings {
-                let name = format!("wht tiled {tiling:?}");
-                check_with(&name, 13, &|data: &mut [u32], p| wht_tiled_with(data, p, &tiling, &sched)).unwrap();
-            }
+            on_every_backend(&sched, |sched| {
+                for tiling in tilings {
+                    let name = format!("wht tiled {tiling:?}");
+                    check_with(&name, 13, &|data: &mut [u32], p| wht_tiled_with(data, p, &tiling, sched))?;
+                }
+                Ok(())
+            })
+            .unwrap();
         }
     }
 
@@ -173,9 +192,17 @@ mod tests {
         let mut expected = input.clone();
         wht_scalar(&mut expected, p);
         for threads in [1, 2] {
-            let mut got = input.clone();
-            wht_tiled_with(&mut got, p, &Tiling::DEFAULT, &Scheduler::new(Some(threads)).unwrap());
-            assert!(got == expected, "default tiling differs from the reference at 2^22 on {threads} threads");
+            for simd in Simd::available() {
+                for tiling in [Tiling::DEFAULT, Tiling::detect()] {
+                    let mut got = input.clone();
+                    let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
+                    wht_tiled_with(&mut got, p, &tiling, &sched);
+                    assert!(
+                        got == expected,
+                        "{simd}: {tiling:?} differs from the reference at 2^22 on {threads} threads"
+                    );
+                }
+            }
         }
     }
 

@@ -43,7 +43,7 @@ variant_enum! {
 }
 
 impl WhtVariant {
-    /// Transforms `data` in place modulo `p`.
+    /// Transforms `data` in place modulo `p`, on the scheduler's SIMD backend.
     ///
     /// # Panics
     /// If `data.len()` is not a power of two, or `p` is not an odd number below 2^31.
@@ -51,8 +51,8 @@ impl WhtVariant {
         check_arguments(data.len(), p);
         match self {
             WhtVariant::Scalar => wht_scalar(data, p),
-            WhtVariant::Simd => wht_simd(data, p),
-            WhtVariant::Tiled => wht_tiled(data, p),
+            WhtVariant::Simd => wht_simd(sched.simd(), data, p),
+            WhtVariant::Tiled => wht_tiled(sched.simd(), data, p),
             WhtVariant::Parallel => wht_parallel(data, p, sched),
         }
     }

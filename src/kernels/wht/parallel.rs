@@ -8,7 +8,7 @@ use super::tiled::{Tiling, wht_tiled_with};
 use crate::sched::Scheduler;
 
 /// Walsh–Hadamard transform of `data` (length a power of two, residues below `p`) with
-/// the default tiling, on all of the scheduler's threads.
+/// this machine's tiling, on all of the scheduler's threads and its backend.
 pub fn wht_parallel(data: &mut [u32], p: u32, sched: &Scheduler) {
-    wht_tiled_with(data, p, &Tiling::DEFAULT, sched);
+    wht_tiled_with(data, p, &Tiling::detect(), sched);
 }

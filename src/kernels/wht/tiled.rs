@@ -47,12 +47,14 @@
 //! (`parallel`): a pass is a list of independent jobs (regions, or bands of columns of
 //! the stream rows), and there is one synchronisation per pass, never one per level.
 
-use super::butterflies::{UpperLanes, Vector, as_vectors, in_vector_levels, lane_levels, radix, sweep_levels};
+use super::butterflies::{Vector, as_vectors, in_vector_levels, lane_levels, radix, sweep_levels};
 use super::wht_scalar;
 use crate::arith::{LANES, ModLanes};
+use crate::platform::Caches;
 use crate::sched::{Progress, Scheduler};
+use crate::simd::Simd;
+use crate::simd::mont::Mont;
 use std::sync::atomic::{AtomicU64, Ordering};
-use wide::u32x16;
 
 /// log2 of the lanes per vector.
 const LANE_LOG: u32 = LANES.trailing_zeros();
@@ -122,29 +124,60 @@ pub enum Pass {
 }
 
 impl Tiling {
-    /// The tiles of this machine (AMD Zen 4: 32 KiB L1d and 1 MiB L2 per core, 32 MiB
-    /// L3 shared): 8 KiB sub-blocks leave most of the L1 to the block being streamed in
-    /// (2–3% faster than 16 KiB ones at 2^24, 4 KiB ones are no better); 256 KiB blocks
-    /// leave room in the L2 for what the prefetchers bring in next; 8 MiB regions
-    /// let two threads keep theirs in the L3 together with room to spare; 4 MiB stream
-    /// jobs make 16 jobs at 2^24, several per thread.
+    /// The tiles of the cache sizes the project falls back to when it cannot read them
+    /// (Zen 3: 32 KiB L1d, 512 KiB L2, 32 MiB L3): [`Tiling::for_caches`] of
+    /// [`Caches::FALLBACK`]. Run-time callers use [`Tiling::detect`].
+    pub const DEFAULT: Tiling = Tiling::for_caches(&Caches::FALLBACK);
+
+    /// The tiles of this machine's caches ([`Caches::detect`]).
+    pub fn detect() -> Tiling {
+        Tiling::for_caches(&Caches::detect())
+    }
+
+    /// The tiles for caches of these sizes. Measured on Zen 4 (32 KiB L1d and 1 MiB L2
+    /// per core, 32 MiB L3 shared), where the rules below give 8 KiB, 256 KiB and 8 MiB:
+    /// sub-blocks of a quarter of the L1 leave most of it to the block being streamed in
+    /// (2–3% faster than half, a sixteenth no better); blocks of a quarter of the L2
+    /// leave room for what the prefetchers bring in next; regions of a quarter of the L3
+    /// let two threads keep theirs in it together with room to spare; 4 MiB stream jobs
+    /// make 16 jobs at 2^24, several per thread. Each size is rounded down to a power of
+    /// two and kept inside the plan's invariants (see [`Tiling::validate`]).
     ///
     /// The in-vector levels, which cost about twice an ordinary level, go to the two
     /// sweeps that wait on memory rather than on arithmetic: levels 0–1 to the first
     /// sweep over each region (it streams the region from the L3), levels 2–3 to the
-    /// stream pass (it streams the array from memory). At 2^24, 101 alternating runs
-    /// on a busy machine, first decile: 15.3 ms on one thread and 9.1 ms on two,
+    /// stream pass (it streams the array from memory). At 2^24 on Zen 4, 101 alternating
+    /// runs on a busy machine, first decile: 15.3 ms on one thread and 9.1 ms on two,
     /// against 15.6 and 9.5 with all four in the stream pass, and 16.4 and 11+ with all
     /// four in the compute-bound sub-block sweep.
-    pub const DEFAULT: Tiling = Tiling {
-        l1_log: 11,
-        block_log: 16,
-        region_log: 21,
-        stream_levels: 3,
-        job_log: 20,
-        low_lanes: Stage::Region,
-        high_lanes: Stage::Stream,
-    };
+    pub const fn for_caches(caches: &Caches) -> Tiling {
+        // log2 of a quarter of `bytes`, in 4-byte elements.
+        const fn quarter_log(bytes: usize) -> u32 {
+            let elements = bytes / 16;
+            if elements == 0 { 0 } else { elements.ilog2() }
+        }
+        const fn clamp(x: u32, lo: u32, hi: u32) -> u32 {
+            if x < lo {
+                lo
+            } else if x > hi {
+                hi
+            } else {
+                x
+            }
+        }
+        let l1_log = clamp(quarter_log(caches.l1d), LANE_LOG, 16);
+        let block_log = clamp(quarter_log(caches.l2), l1_log, 22);
+        let region_log = clamp(quarter_log(caches.l3), block_log, 26);
+        Tiling {
+            l1_log,
+            block_log,
+            region_log,
+            stream_levels: 3,
+            job_log: 20,
+            low_lanes: Stage::Region,
+            high_lanes: Stage::Stream,
+        }
+    }
 
     /// Checks the invariants the passes rely on.
     ///
@@ -196,33 +229,34 @@ impl Tiling {
 }
 
 /// Walsh–Hadamard transform of `data` (length a power of two, residues below `p`) with
-/// the default tiling, on one thread.
-pub fn wht_tiled(data: &mut [u32], p: u32) {
-    wht_tiled_with(data, p, &Tiling::DEFAULT, &Scheduler::sequential());
+/// this machine's tiling, on one thread and `simd`'s backend.
+pub fn wht_tiled(simd: Simd, data: &mut [u32], p: u32) {
+    wht_tiled_with(data, p, &Tiling::detect(), &Scheduler::sequential().with_simd(simd));
 }
 
-/// The tiled transform with an explicit tiling, on the scheduler's threads.
+/// The tiled transform with an explicit tiling, on the scheduler's threads and backend.
 pub fn wht_tiled_with(data: &mut [u32], p: u32, tiling: &Tiling, sched: &Scheduler) {
     if data.len() < LANES {
         return wht_scalar(data, p);
     }
-    let lanes = ModLanes::new(p).expect("the caller checked p");
-    wht_tiled_then(data, &lanes, tiling, sched, true, &|_: &[u32]| 0, 1);
+    wht_tiled_then(data, p, tiling, sched, true, &|_: &[u32]| 0, 1);
 }
 
-/// Runs the tiled transform (`data.len() >= 16`, a power of two) and hands every piece
-/// of the last pass, once transformed, to `finish`; returns the sum of what it returned.
+/// Runs the tiled transform (`data.len() >= 16`, a power of two, residues below the odd
+/// `p < 2^31`) and hands every piece of the last pass, once transformed, to `finish`;
+/// returns the sum of what it returned.
 /// The pieces cover the array exactly once, each a whole number of 16-value vectors: at
 /// most [`FINISH_PIECE`] values of each row of a stream job when the last pass is a
 /// stream pass, a whole region otherwise. With `write_back` false a last stream pass
 /// hands over pieces of a scratch buffer instead of storing into `data` (which is then
 /// left partly transformed): a consumer such as a power sum saves a write of the whole
 /// array. `last_weight` is the cost of the last pass relative to the others, for the
-/// progress bar.
+/// progress bar. The butterflies run on the scheduler's backend (`finish` chooses its
+/// own).
 #[allow(clippy::too_many_arguments)]
 pub fn wht_tiled_then<F>(
     data: &mut [u32],
-    lanes: &ModLanes,
+    p: u32,
     tiling: &Tiling,
     sched: &Scheduler,
     write_back: bool,
@@ -233,6 +267,7 @@ where
     F: Fn(&[u32]) -> u64 + Sync,
 {
     assert!(data.len().is_power_of_two() && data.len() >= LANES, "tiled WHT length {} too short", data.len());
+    assert!(p % 2 == 1 && (3..1 << 31).contains(&p), "WHT modulus {p} must be odd, 3 <= p < 2^31");
     let plan = tiling.plan(data.len().trailing_zeros());
     let units = (plan.len() as u64 - 1 + last_weight) * data.len() as u64;
     let progress = sched.progress(units, "transform");
@@ -241,11 +276,11 @@ where
         let last = (i + 1 == plan.len()).then_some(finish);
         let weight = if last.is_some() { last_weight } else { 1 };
         total += match pass {
-            Pass::Local { .. } => local_pass(data, lanes, pass, sched, last, &progress, weight),
+            Pass::Local { .. } => local_pass(data, p, pass, sched, last, &progress, weight),
             Pass::Stream { lo, hi, lanes: in_vector } => {
                 let write_back = write_back || last.is_none();
                 let shape = (lo, hi, in_vector);
-                stream_pass(data, lanes, shape, tiling.job_log, sched, last, write_back, &progress, weight)
+                stream_pass(data, p, shape, tiling.job_log, sched, last, write_back, &progress, weight)
             }
         };
     }
@@ -255,26 +290,18 @@ where
 /// Levels `0..region_log` on each region (see the module documentation).
 fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
-    lanes: &ModLanes,
+    p: u32,
     pass: Pass,
     sched: &Scheduler,
     finish: Option<&F>,
     progress: &Progress,
     weight: u64,
 ) -> u64 {
-    let Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } = pass else {
-        unreachable!("local_pass runs local passes")
-    };
+    let Pass::Local { region_log, .. } = pass else { unreachable!("local_pass runs local passes") };
+    let simd = sched.simd();
     let total = AtomicU64::new(0);
     sched.for_each_chunk(data, 1 << region_log, |_, region| {
-        let vectors = as_vectors(region);
-        for block in vectors.chunks_exact_mut(1 << (block_log - LANE_LOG)) {
-            for sub in block.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
-                sweep_levels(lanes, sub, 0, l1_log - LANE_LOG, sub_block_lanes);
-            }
-            sweep_levels(lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, lane_levels::NONE);
-        }
-        sweep_levels(lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, region_lanes);
+        local_region(simd, region, p, pass);
         if let Some(f) = finish {
             total.fetch_add(f(region), Ordering::Relaxed);
         }
@@ -282,6 +309,31 @@ fn local_pass<F: Fn(&[u32]) -> u64 + Sync>(
     });
     total.into_inner()
 }
+
+crate::multiversion! {
+    /// The local pass on one region (a job of its own: the closure that runs it on a
+    /// worker calls this entry point, since closures do not inherit target features).
+    fn local_region(region: &mut [u32], p: u32, pass: Pass) => local_region_generic;
+}
+
+#[inline(always)]
+fn local_region_generic<B: Mont>(region: &mut [u32], p: u32, pass: Pass) {
+    let Pass::Local { l1_log, block_log, region_log, sub_block_lanes, region_lanes } = pass else {
+        unreachable!("local_pass runs local passes")
+    };
+    let lanes = ModLanes::<B>::new(p).expect("checked by wht_tiled_then");
+    let vectors = as_vectors(region);
+    for block in vectors.chunks_exact_mut(1 << (block_log - LANE_LOG)) {
+        for sub in block.chunks_exact_mut(1 << (l1_log - LANE_LOG)) {
+            sweep_levels(&lanes, sub, 0, l1_log - LANE_LOG, sub_block_lanes);
+        }
+        sweep_levels(&lanes, block, l1_log - LANE_LOG, block_log - LANE_LOG, lane_levels::NONE);
+    }
+    sweep_levels(&lanes, vectors, block_log - LANE_LOG, region_log - LANE_LOG, region_lanes);
+}
+
+/// What a stream job hands each transformed piece to (see [`wht_tiled_then`]).
+type Finish<'a> = dyn Fn(&[u32]) -> u64 + 'a;
 
 /// Elements of each row a stream job transforms before handing them to `finish`: with
 /// eight rows, 32 KiB, so the pieces are still in the L1 or L2 cache when read again.
@@ -291,7 +343,7 @@ pub const FINISH_PIECE: usize = 1 << 10;
 #[allow(clippy::too_many_arguments)]
 fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
     data: &mut [u32],
-    lanes: &ModLanes,
+    p: u32,
     (lo, hi, in_vector): (u32, u32, u32),
     job_log: u32,
     sched: &Scheduler,
@@ -317,38 +369,66 @@ fn stream_pass<F: Fn(&[u32]) -> u64 + Sync>(
             }
         }
     }
+    let simd = sched.simd();
     let total = AtomicU64::new(0);
     sched.for_each_chunk(&mut jobs, 1, |_, job| {
-        let pieces = &mut job[0];
-        let mut scratch: Vec<Vector> =
-            if write_back { Vec::new() } else { vec![[0; LANES]; rows * FINISH_PIECE / LANES] };
-        let mut sum = 0;
-        for start in (0..job_width / LANES).step_by(FINISH_PIECE / LANES) {
-            let end = (start + FINISH_PIECE / LANES).min(job_width / LANES);
-            let out = if write_back { None } else { Some(&mut scratch[..rows * (end - start)]) };
-            match rows {
-                2 => stream_rows_with::<2>(lanes, pieces, start..end, in_vector, out),
-                4 => stream_rows_with::<4>(lanes, pieces, start..end, in_vector, out),
-                _ => stream_rows_with::<8>(lanes, pieces, start..end, in_vector, out),
-            }
-            if let Some(f) = finish {
-                if write_back {
-                    sum += pieces.iter().map(|piece| f(piece[start..end].as_flattened())).sum::<u64>();
-                } else {
-                    sum += f(scratch[..rows * (end - start)].as_flattened());
-                }
-            }
-        }
+        let finish = finish.map(|f| f as &Finish);
+        let sum = stream_job(simd, &mut job[0], p, in_vector, job_width, finish, write_back);
         total.fetch_add(sum, Ordering::Relaxed);
         progress.inc(weight * (rows * job_width) as u64);
     });
     total.into_inner()
 }
 
+crate::multiversion! {
+    /// One stream job: the same `job_width` columns of each of its rows (a job of its own,
+    /// see [`local_region`]).
+    fn stream_job(
+        pieces: &mut [&mut [Vector]],
+        p: u32,
+        in_vector: u32,
+        job_width: usize,
+        finish: Option<&Finish>,
+        write_back: bool,
+    ) -> u64 => stream_job_generic;
+}
+
+#[inline(always)]
+fn stream_job_generic<B: Mont>(
+    pieces: &mut [&mut [Vector]],
+    p: u32,
+    in_vector: u32,
+    job_width: usize,
+    finish: Option<&Finish>,
+    write_back: bool,
+) -> u64 {
+    let lanes = ModLanes::<B>::new(p).expect("checked by wht_tiled_then");
+    let rows = pieces.len();
+    let mut scratch: Vec<Vector> = if write_back { Vec::new() } else { vec![[0; LANES]; rows * FINISH_PIECE / LANES] };
+    let mut sum = 0;
+    for start in (0..job_width / LANES).step_by(FINISH_PIECE / LANES) {
+        let end = (start + FINISH_PIECE / LANES).min(job_width / LANES);
+        let out = if write_back { None } else { Some(&mut scratch[..rows * (end - start)]) };
+        match rows {
+            2 => stream_rows_with::<B, 2>(&lanes, pieces, start..end, in_vector, out),
+            4 => stream_rows_with::<B, 4>(&lanes, pieces, start..end, in_vector, out),
+            _ => stream_rows_with::<B, 8>(&lanes, pieces, start..end, in_vector, out),
+        }
+        if let Some(f) = finish {
+            if write_back {
+                sum += pieces.iter().map(|piece| f(piece[start..end].as_flattened())).sum::<u64>();
+            } else {
+                sum += f(scratch[..rows * (end - start)].as_flattened());
+            }
+        }
+    }
+    sum
+}
+
 /// [`stream_rows`] with its set of in-vector levels chosen at run time.
 #[inline(always)]
-fn stream_rows_with<const N: usize>(
-    lanes: &ModLanes,
+fn stream_rows_with<B: Mont, const N: usize>(
+    lanes: &ModLanes<B>,
     rows: &mut [&mut [Vector]],
     range: std::ops::Range<usize>,
     in_vector: u32,
@@ -356,10 +436,10 @@ fn stream_rows_with<const N: usize>(
 ) {
     use lane_levels::{ALL, HIGH, LOW, NONE};
     match in_vector {
-        NONE => stream_rows::<N, NONE>(lanes, rows, range, out),
-        LOW => stream_rows::<N, LOW>(lanes, rows, range, out),
-        HIGH => stream_rows::<N, HIGH>(lanes, rows, range, out),
-        _ => stream_rows::<N, ALL>(lanes, rows, range, out),
+        NONE => stream_rows::<B, N, NONE>(lanes, rows, range, out),
+        LOW => stream_rows::<B, N, LOW>(lanes, rows, range, out),
+        HIGH => stream_rows::<B, N, HIGH>(lanes, rows, range, out),
+        _ => stream_rows::<B, N, ALL>(lanes, rows, range, out),
     }
 }
 
@@ -367,16 +447,15 @@ fn stream_rows_with<const N: usize>(
 /// set `IN_VECTOR` on every vector: results back into the rows, or into `out` (row `j`'s
 /// vectors at `j * range.len()`) when given.
 #[inline(always)]
-fn stream_rows<const N: usize, const IN_VECTOR: u32>(
-    lanes: &ModLanes,
+fn stream_rows<B: Mont, const N: usize, const IN_VECTOR: u32>(
+    lanes: &ModLanes<B>,
     rows: &mut [&mut [Vector]],
     range: std::ops::Range<usize>,
     out: Option<&mut [Vector]>,
 ) {
     // A local copy keeps the modulus in a register (see `butterflies::sweep`).
     let lanes = *lanes;
-    let upper = UpperLanes::new();
-    let load = |x: &Vector| in_vector_levels::<IN_VECTOR>(&lanes, upper, u32x16::from(*x));
+    let upper = B::upper_lanes();
     let rows: &mut [&mut [Vector]; N] = rows.try_into().expect("one piece per row");
     // Each row cut to `range` once: the loops below then index slices whose length is
     // the loop bound, and keep the row pointers in registers.
@@ -385,10 +464,13 @@ fn stream_rows<const N: usize, const IN_VECTOR: u32>(
     match out {
         None => {
             for v in 0..width {
-                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                let mut x: [B::V; N] = [B::splat(0); N];
+                for (j, xj) in x.iter_mut().enumerate() {
+                    *xj = in_vector_levels::<B, IN_VECTOR>(&lanes, upper, B::load(&rows[j][v]));
+                }
                 radix(&lanes, &mut x);
                 for (row, xj) in rows.iter_mut().zip(x) {
-                    row[v] = xj.to_array();
+                    B::store(&mut row[v], xj);
                 }
             }
         }
@@ -396,10 +478,13 @@ fn stream_rows<const N: usize, const IN_VECTOR: u32>(
             let mut pieces = out.chunks_exact_mut(width);
             let mut out: [&mut [Vector]; N] = std::array::from_fn(|_| pieces.next().expect("a piece of out per row"));
             for v in 0..width {
-                let mut x: [u32x16; N] = std::array::from_fn(|j| load(&rows[j][v]));
+                let mut x: [B::V; N] = [B::splat(0); N];
+                for (j, xj) in x.iter_mut().enumerate() {
+                    *xj = in_vector_levels::<B, IN_VECTOR>(&lanes, upper, B::load(&rows[j][v]));
+                }
                 radix(&lanes, &mut x);
                 for (piece, xj) in out.iter_mut().zip(x) {
-                    piece[v] = xj.to_array();
+                    B::store(&mut piece[v], xj);
                 }
             }
         }
@@ -455,7 +540,6 @@ mod tests {
         // the reference transform, with and without writing the last pass back, whether
         // the last pass is local or a stream pass of several finish pieces.
         let p = 2_147_483_647u32;
-        let lanes = ModLanes::new(p).unwrap();
         let digest = |values: &[u32]| values.iter().map(|&x| (x as u64 * x as u64) % p as u64 + 1).sum::<u64>();
         let tilings = [
             Tiling {
@@ -483,12 +567,14 @@ mod tests {
             let mut expected = input.clone();
             wht_scalar(&mut expected, p);
             for tiling in tilings {
-                for threads in [1, 3] {
-                    let sched = Scheduler::new(Some(threads)).unwrap();
+                for (threads, simd) in
+                    [1, 3].into_iter().flat_map(|t| Simd::available().into_iter().map(move |s| (t, s)))
+                {
+                    let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
                     for write_back in [true, false] {
                         let mut data = input.clone();
-                        let got = wht_tiled_then(&mut data, &lanes, &tiling, &sched, write_back, &digest, 1);
-                        assert_eq!(got, digest(&expected), "2^{log_len} {tiling:?} write_back {write_back}");
+                        let got = wht_tiled_then(&mut data, p, &tiling, &sched, write_back, &digest, 1);
+                        assert_eq!(got, digest(&expected), "{simd}: 2^{log_len} {tiling:?} write_back {write_back}");
                         if write_back {
                             assert_eq!(data, expected);
                         }
