@@ -35,7 +35,7 @@ pub mod avx512;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
 
-pub use level::{Level, Simd, SimdError};
+pub use level::{Level, Simd, SimdError, build_target, cpu_features};
 
 /// One instruction set, as a type: the vector traits of the kernel families are
 /// implemented for it, and [`multiversion!`] instantiates kernels with it.
