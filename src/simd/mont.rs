@@ -111,20 +111,24 @@ pub trait Mont: Backend {
 /// have no shuffles of their own for them.
 pub(crate) mod generic {
     use super::LANES;
-    use wide::{ShuffleExt, u32x16};
+    use wide::u32x16;
 
-    /// Partner by a constant permute, and `p - x` as `!x + p + 1` (which is `p - x`
-    /// modulo 2^32) in the upper lanes.
+    /// Partner by a constant lane permutation, and `p - x` as `!x + p + 1` (which is
+    /// `p - x` modulo 2^32) in the upper lanes. The permutation is written on arrays,
+    /// which LLVM turns into `pshufd` or register swaps; `wide`'s general shuffle
+    /// (`ShuffleExt`) is a byte-table emulation at the x86-64 baseline, called out of
+    /// line (a third of the portable pipeline's instructions when it was used here).
     #[inline(always)]
     pub fn in_vector_sum<const L: usize>(x: u32x16, p: u32x16) -> u32x16 {
-        let partner = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| (i ^ (1 << L)) as u32));
+        let lanes = x.to_array();
+        let partner = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| lanes[i ^ (1 << L)]));
         let upper = u32x16::from(std::array::from_fn::<u32, LANES, _>(|i| if i >> L & 1 == 1 { u32::MAX } else { 0 }));
-        x.shuffle(partner) + ((x ^ upper) + (upper & (p + u32x16::ONE)))
+        partner + ((x ^ upper) + (upper & (p + u32x16::ONE)))
     }
 
     /// Four rounds that each swap the off-diagonal blocks of every 2b×2b block (b = 8, 4,
-    /// 2, 1): one two-source permute per row and round, all unrolled so the matrix stays
-    /// in registers.
+    /// 2, 1): one two-source lane selection per row and round, on arrays (see
+    /// [`in_vector_sum`]), all unrolled so the matrix stays in registers.
     #[inline(always)]
     pub fn transpose(rows: &mut [u32x16; LANES]) {
         transpose_round::<8>(rows);
@@ -138,15 +142,13 @@ pub(crate) mod generic {
     /// `new[r+B][c] = c & B == 0 ? old[r][c+B] : old[r+B][c]`.
     #[inline(always)]
     fn transpose_round<const B: usize>(rows: &mut [u32x16; LANES]) {
-        let low =
-            u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c } else { 16 + c - B } as u32));
-        let high =
-            u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { c + B } else { 16 + c } as u32));
         for r in 0..LANES {
             if r & B == 0 {
-                let pair = [rows[r], rows[r + B]];
-                rows[r] = pair.shuffle(low);
-                rows[r + B] = pair.shuffle(high);
+                let (a, b) = (rows[r].to_array(), rows[r + B].to_array());
+                rows[r] =
+                    u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { a[c] } else { b[c - B] }));
+                rows[r + B] =
+                    u32x16::from(std::array::from_fn::<u32, LANES, _>(|c| if c & B == 0 { a[c + B] } else { b[c] }));
             }
         }
     }
