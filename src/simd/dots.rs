@@ -256,7 +256,7 @@ mod tests {
             by_parts(&|p| va.part(p).swap_words()),
             by_parts(&|p| PairPart::between(va.part(p), vb.part(p))),
             by_parts(&|p| va.part(p).add_words(vb.part(p))),
-            by_parts(&|p| <<B::Pairs as PairVec>::Part as PairPart>::zero()),
+            by_parts(&|_| <<B::Pairs as PairVec>::Part as PairPart>::zero()),
         ];
         // Each part operation is the whole one on its lanes.
         for (part, whole) in [
