@@ -243,7 +243,34 @@ mod tests {
         let (da, db, dc) = (random_doubles(&mut rng), random_doubles(&mut rng), random_doubles(&mut rng));
         let (fa, fb, fc) = (B::Doubles::from_array(da), B::Doubles::from_array(db), B::Doubles::from_array(dc));
         let third = B::Doubles::splat(1.0 / 3.0);
-        vec![
+        // The part operations, reassembled into whole vectors (the backends cut a vector
+        // into different numbers of parts, the whole is comparable).
+        let by_parts = |f: &dyn Fn(usize) -> <B::Pairs as PairVec>::Part| {
+            (0..<B::Pairs as PairVec>::PARTS).fold(B::Pairs::zero(), |v, p| v.with_part(p, f(p)))
+        };
+        let row_a = PairRow(a);
+        let parts = [
+            by_parts(&|p| B::Pairs::load_part(&row_a, p)),
+            by_parts(&|p| va.part(p)),
+            by_parts(&|p| vacc.part(p).dot_add(va.part(p), vb.part(p))),
+            by_parts(&|p| va.part(p).swap_words()),
+            by_parts(&|p| PairPart::between(va.part(p), vb.part(p))),
+            by_parts(&|p| va.part(p).add_words(vb.part(p))),
+            by_parts(&|_| <<B::Pairs as PairVec>::Part as PairPart>::zero()),
+        ];
+        // Each part operation is the whole one on its lanes.
+        for (part, whole) in [
+            (parts[0], va),
+            (parts[1], va),
+            (parts[2], vacc.dot_add(va, vb)),
+            (parts[3], va.swap_words()),
+            (parts[4], B::Pairs::between(va, vb)),
+            (parts[5], va.add_words(vb)),
+            (parts[6], B::Pairs::zero()),
+        ] {
+            assert_eq!(part.to_array(), whole.to_array(), "{}", B::LEVEL);
+        }
+        let mut out = vec![
             pairs(B::Pairs::zero()),
             pairs(B::Pairs::splat(a[7])),
             pairs(vacc.dot_add(va, vb)),
@@ -269,7 +296,9 @@ mod tests {
             doubles(fb.round()),
             // Sums of integers (exact in any order: the backends add in different orders).
             vec![va.to_doubles().sum().to_bits() as i64, B::Doubles::zero().sum().to_bits() as i64],
-        ]
+        ];
+        out.extend(parts.map(pairs));
+        out
     }
 
     multiversion! {

@@ -20,7 +20,7 @@ use crate::kernels::series::{BlockSigns, SERIES_MODULUS_LIMIT, SeriesVariant, ca
 use crate::kernels::variant_enum;
 use crate::memory;
 use crate::sched::Scheduler;
-use crate::simd::Simd;
+use crate::simd::{Level, Simd};
 
 /// Block values are below `2^CHARACTER_BITS`, so `2^CHARACTER_BITS` characters suffice.
 const CHARACTER_BITS: u32 = 4;
@@ -76,7 +76,7 @@ variant_enum! {
         Reference => "reference",
         /// `T + T^2 = x` with `x` from its recurrence, the convolution in lanes: O(n^2/16).
         Catalan => "catalan",
-        /// The same in 16-bit words, all 16 characters in one vector, VNNI dot products:
+        /// The same in 16-bit words, all 16 characters in one vector, pair dot products:
         /// for moduli whose `8M = 2^a·q` has `a <= 16`, odd `q < 2^21` (10^9 among them).
         CatalanWords => "catalan-words",
         /// Newton's iteration for `T` with NTT products: O(n log n).
@@ -85,25 +85,49 @@ variant_enum! {
 }
 
 /// From this many pins on `newton` beats `catalan` (benches/series.rs and the CLI, one
-/// thread: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at 8000).
+/// thread, AVX-512 on Zen 4: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at
+/// 8000; at the baseline on Zen 3, two threads: 119 ms / 66 ms at 10000).
 pub const NEWTON_FROM_PINS: u64 = 7_000;
 
-/// Below this many pins `catalan-words` beats `newton`, where it applies (the CLI:
-/// 17 ms against 44 ms on one thread and 33 ms on two at 20000 pins; 65 ms against 88 ms
-/// and 48 ms at 40000; 147 ms against 134 ms and 70 ms at 60000).
+/// [`NEWTON_FROM_PINS`] with AVX2 (Zen 3, two threads: catalan 63 ms, newton 67 ms at
+/// 10000 pins).
+pub const NEWTON_FROM_PINS_AVX2: u64 = 10_000;
+
+/// Below this many pins `catalan-words` beats `newton`, where it applies, with AVX-512
+/// or AVX2 (the CLI, AVX-512 on Zen 4: 17 ms against 44 ms on one thread and 33 ms on two
+/// at 20000 pins; 65 ms against 88 ms and 48 ms at 40000; 147 ms against 134 ms and 70 ms
+/// at 60000. AVX2 on Zen 3, two threads: 18.5 ms against 67 ms at 10000 pins, so the
+/// crossover is near 35000 there too).
 pub const WORDS_UNTIL_PINS: u64 = 30_000;
+
+/// [`WORDS_UNTIL_PINS`] at the baseline (SSE2, or NEON through the same code): 63 ms
+/// against `newton`'s 66 ms at 10000 pins (Zen 3, two threads).
+pub const WORDS_UNTIL_PINS_PORTABLE: u64 = 10_000;
 
 /// Below this many pins the whole computation takes well under a millisecond, less than
 /// waking a parked worker can take here (about 4 ms): one job does every character.
 pub const PARALLEL_FROM_PINS: u64 = 4_000;
 
 impl KaylesKernel {
-    /// The fastest kernel that applies to `params`.
+    /// The fastest kernel that applies to `params` on the widest SIMD level of this CPU.
     pub fn default_for(params: &KaylesParams) -> Self {
+        Self::default_on(params, Simd::best())
+    }
+
+    /// The fastest kernel that applies to `params` on `simd`'s backend. `catalan-words`
+    /// is the fastest quadratic kernel on every backend (1000 pins, Zen 3, two threads:
+    /// 0.55 ms against catalan's 1.27 ms with AVX2, 1.96 ms against 2.41 ms at the
+    /// baseline); only the sizes from which `newton` wins move.
+    pub fn default_on(params: &KaylesParams, simd: Simd) -> Self {
+        let (words_until, newton_from) = match simd.level() {
+            Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS),
+            Level::Avx2 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
+            Level::Portable | Level::Neon => (WORDS_UNTIL_PINS_PORTABLE, NEWTON_FROM_PINS),
+        };
         let words = catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
-        if words && params.pins < WORDS_UNTIL_PINS {
+        if words && params.pins < words_until {
             KaylesKernel::CatalanWords
-        } else if params.pins >= NEWTON_FROM_PINS {
+        } else if params.pins >= newton_from {
             KaylesKernel::Newton
         } else {
             KaylesKernel::Catalan
@@ -556,10 +580,30 @@ mod tests {
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
         // The instance's memory is far below the size that is worth reading /proc/meminfo.
         assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < memory::CHECK_FROM_BYTES);
-        // catalan-words stays the default up to WORDS_UNTIL_PINS, then newton.
-        let at = |pins| KaylesKernel::default_for(&KaylesParams::new(pins, 1_000_000_000).unwrap());
-        assert_eq!(at(WORDS_UNTIL_PINS - 2), KaylesKernel::CatalanWords);
-        assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
+        // With vectors of 256 bits or more catalan-words stays the default up to
+        // WORDS_UNTIL_PINS, then newton.
+        let wide = Simd::new(Level::Avx512).or(Simd::new(Level::Avx2));
+        if let Some(wide) = wide {
+            let at = |pins| KaylesKernel::default_on(&KaylesParams::new(pins, 1_000_000_000).unwrap(), wide);
+            assert_eq!(at(WORDS_UNTIL_PINS - 2), KaylesKernel::CatalanWords);
+            assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
+        }
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
+        // Per backend: the baseline hands over to newton sooner.
+        let on = |pins, modulus, simd| KaylesKernel::default_on(&KaylesParams::new(pins, modulus).unwrap(), simd);
+        let portable = Simd::portable();
+        assert_eq!(on(1000, 1_000_000_000, portable), KaylesKernel::CatalanWords);
+        assert_eq!(on(WORDS_UNTIL_PINS_PORTABLE - 2, 1_000_000_000, portable), KaylesKernel::CatalanWords);
+        assert_eq!(on(WORDS_UNTIL_PINS_PORTABLE, 1_000_000_000, portable), KaylesKernel::Newton);
+        assert_eq!(on(NEWTON_FROM_PINS - 2, 1_000_000_007, portable), KaylesKernel::Catalan);
+        assert_eq!(on(NEWTON_FROM_PINS, 1_000_000_007, portable), KaylesKernel::Newton);
+        for simd in Simd::available() {
+            assert_eq!(on(1000, 1_000_000_000, simd), KaylesKernel::CatalanWords, "{simd}");
+            assert_eq!(on(1000, 1_000_000_007, simd), KaylesKernel::Catalan, "{simd}");
+        }
+        if let Some(avx2) = Simd::new(Level::Avx2) {
+            assert_eq!(on(NEWTON_FROM_PINS_AVX2 - 2, 1_000_000_007, avx2), KaylesKernel::Catalan);
+            assert_eq!(on(NEWTON_FROM_PINS_AVX2, 1_000_000_007, avx2), KaylesKernel::Newton);
+        }
     }
 }
