@@ -316,7 +316,10 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
         }
         SolveCommand::Kayles { pins, modulus, run } => {
             let params = kayles::KaylesParams::new(pins, modulus)?;
-            (Request::Kayles(params, kayles::KaylesKernel::parse(run.kernel.as_deref(), &params)?), run)
+            // The default kernel depends on the SIMD level: the scheduler's.
+            let sched = scheduler(Some(ProblemId::Kayles), run.threads, run.simd.as_deref(), run.json)?;
+            let kernel = kayles::KaylesKernel::parse_on(run.kernel.as_deref(), &params, sched.simd())?;
+            return solve_request(&Request::Kayles(params, kernel), run.json, &sched);
         }
         SolveCommand::Stones { limit, list, run } => {
             let params = stones::StonesParams::new(limit)?;

@@ -139,6 +139,11 @@ impl KaylesKernel {
         parse_kernel(ProblemId::Kayles, name, Self::default_for(params))
     }
 
+    /// Parses `--kernel` for a run on `simd`'s backend (default: [`Self::default_on`]).
+    pub fn parse_on(name: Option<&str>, params: &KaylesParams, simd: Simd) -> Result<Self, InputError> {
+        parse_kernel(ProblemId::Kayles, name, Self::default_on(params, simd))
+    }
+
     /// The series kernel this runs.
     pub fn series(self) -> SeriesVariant {
         match self {

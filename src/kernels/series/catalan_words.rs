@@ -230,9 +230,13 @@ fn series_catalan_words_generic<B: Dots>(characters: &[BlockSigns], m: usize, mo
     };
     let mut t_sum: Option<Vec<u64>> = None;
     for group in characters.chunks(PAIR_LANES) {
-        let Some(group_sum) =
-            RationalLanes::shared(group).and_then(|rational| group_t_sum::<B::Pairs>(&ring, &rational, m))
-        else {
+        // A `match`, not `and_then`: the closure would hold the whole kernel, compiled at
+        // the baseline.
+        let group_sum = match RationalLanes::shared(group) {
+            Some(rational) => group_t_sum::<B::Pairs>(&ring, &rational, m),
+            None => None,
+        };
+        let Some(group_sum) = group_sum else {
             return series_catalan_generic::<B>(characters, m, modulus);
         };
         t_sum = Some(match t_sum {
