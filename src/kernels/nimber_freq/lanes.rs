@@ -113,7 +113,7 @@ impl<B: Mont> Scratch<B> {
 crate::multiversion! {
     /// Runs chunks `first, first + 1, ..` over `out` (which starts at chunk `first`'s
     /// first output), the first from `a_in`, reporting each chunk's outputs to
-    /// `progress`; returns the `A` after the last, as [`Plan::chunk_on`]. One job of the
+    /// `progress`; returns the `A` after the last, as `Plan::chunk_on`. One job of the
     /// parallel variant (the closure that runs it calls this entry point: closures do
     /// not inherit target features).
     pub fn run_chunks(plan: &Plan, first: usize, a_in: u32, out: &mut [u32], progress: &Progress) -> u32 => run_chunks_generic;

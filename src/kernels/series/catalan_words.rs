@@ -34,7 +34,7 @@
 //! `swap((v_i, v_{i+1}))·(v_{k-1-i}, v_{k-i}) = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`, two
 //! terms of the convolution for output `k`. Each plane stores the pairs that start at
 //! an even index, `(v_{2e}, v_{2e+1})`, and makes an odd one from two neighbours with
-//! one shift ([`P::between`]); the blocked loops only start pairs at even indices.
+//! one shift (`P::between`); the blocked loops only start pairs at even indices.
 //!
 //! Optimisations, in order of effect:
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
