@@ -10,7 +10,7 @@ pub enum Level {
     Portable,
     /// AVX2 with FMA and BMI2 (x86-64-v3).
     Avx2,
-    /// AVX-512 F/BW/DQ/VL with VBMI2 and VNNI (Ice Lake, Zen 4 and later).
+    /// AVX-512 F/BW/DQ/VL with IFMA, VBMI2 and VNNI (Ice Lake, Zen 4 and later).
     Avx512,
     /// NEON intrinsics (aarch64).
     Neon,
@@ -51,6 +51,7 @@ impl Level {
                     && std::arch::is_x86_feature_detected!("avx512bw")
                     && std::arch::is_x86_feature_detected!("avx512dq")
                     && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512ifma")
                     && std::arch::is_x86_feature_detected!("avx512vbmi2")
                     && std::arch::is_x86_feature_detected!("avx512vnni")
             }
@@ -163,11 +164,12 @@ pub fn cpu_features() -> String {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
-        let features: [(&str, bool); 10] = [
+        let features: [(&str, bool); 11] = [
             ("avx512f", has!("avx512f")),
             ("avx512bw", has!("avx512bw")),
             ("avx512dq", has!("avx512dq")),
             ("avx512vl", has!("avx512vl")),
+            ("avx512ifma", has!("avx512ifma")),
             ("avx512vbmi2", has!("avx512vbmi2")),
             ("avx512vnni", has!("avx512vnni")),
             ("avxvnni", has!("avxvnni")),

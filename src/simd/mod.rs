@@ -14,7 +14,7 @@
 //! |---|---|---|
 //! | `portable` | [`Portable`]: `wide` at the build's baseline | none beyond the target's |
 //! | `avx2` | `Avx2`: `std::arch` on 256-bit registers | AVX2, FMA, BMI1/2, LZCNT, POPCNT (x86-64-v3) |
-//! | `avx512` | `Avx512`: `std::arch` on 512-bit registers | F, BW, DQ, VL, VBMI2 and VNNI, with the AVX2 set |
+//! | `avx512` | `Avx512`: `std::arch` on 512-bit registers | F, BW, DQ, VL, IFMA, VBMI2 and VNNI, with the AVX2 set |
 //! | `neon` | `Neon`: `wide` (NEON on aarch64) and NEON intrinsics | NEON (aarch64 baseline) |
 //!
 //! Inside an entry point only code that is inlined into it is compiled with its
@@ -105,7 +105,7 @@ macro_rules! multiversion {
             match simd.level() {
                 #[cfg(target_arch = "x86_64")]
                 $crate::simd::Level::Avx512 => {
-                    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+                    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512ifma,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
                     #[allow(clippy::too_many_arguments)]
                     fn entry $(<$($lt),*>)? ($($arg: $ty),*) $(-> $ret)? {
                         $generic::<$crate::simd::Avx512>($($arg),*)
@@ -146,7 +146,7 @@ pub use multiversion;
 /// The feature lists of [`multiversion!`]'s entry points, for `gamecount kernels` and
 /// the tests that check the macro and the detection agree.
 pub const AVX512_FEATURES: &str =
-    "avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt";
+    "avx512f,avx512bw,avx512dq,avx512vl,avx512ifma,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt";
 pub const AVX2_FEATURES: &str = "avx2,fma,bmi1,bmi2,lzcnt,popcnt";
 
 #[cfg(test)]
