@@ -634,6 +634,47 @@ mod process {
         fs::remove_dir_all(dir).unwrap();
     }
 
+    /// A long run on a terminal draws its progress bar, for every coins kernel that can
+    /// take long (stones and kayles draw theirs the same way). The terminal is a pty made
+    /// by util-linux `script`; the run is killed once its bar shows.
+    #[test]
+    fn long_coin_runs_draw_a_progress_bar_on_a_terminal() {
+        let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
+        let bin = env!("CARGO_BIN_EXE_gamecount");
+        let cases: &[(&str, &str)] = &[
+            ("--stacks 30000 --kernel dp-scalar --threads 1", "coins: DP ["),
+            ("--stacks 200000 --kernel dp-simd --threads 1", "coins: DP ["),
+            ("--stacks 200000 --kernel dp-parallel --threads 2", "coins: DP tiles ["),
+            ("--stacks 30000000 --height 3 --kernel recurrence --modulus 1000000007", "coins: recurrence ["),
+        ];
+        for (args, bar) in cases {
+            let command = format!("{runner} {bin} solve coins {args}");
+            let mut child = Command::new("script")
+                .args(["-qfec", &command, "/dev/null"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("util-linux script runs");
+            // The bar redraws with carriage returns: read raw bytes, not lines.
+            let mut seen = Vec::new();
+            let mut reader = child.stdout.take().unwrap();
+            let mut chunk = [0u8; 4096];
+            while !String::from_utf8_lossy(&seen).contains(bar) {
+                use std::io::Read;
+                match reader.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(k) => seen.extend_from_slice(&chunk[..k]),
+                }
+            }
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let text = String::from_utf8_lossy(&seen);
+            assert!(text.contains(bar), "{args}: no bar '{bar}' in {text:?}");
+            assert!(text.contains("note: coins: this run should take about"), "{args}: {text:?}");
+        }
+    }
+
     #[test]
     fn a_long_run_says_so_before_it_starts() {
         let mut child = binary()

@@ -166,7 +166,7 @@ pub fn solve(params: &CoinsParams, kernel: CoinsKernel, sched: &Scheduler) -> Re
         // from n >= 1).
         _ if n == 0 => 1 % m,
         (Some(dp), _) => dp.run(n, &steps, m, sched),
-        (_, Some(f)) => f.run(n, &steps, m),
+        (_, Some(f)) => f.run_on(n, &steps, m, sched),
         (None, None) => unreachable!("every kernel is a DP or a formula"),
     } as u64;
     Ok(Answer {

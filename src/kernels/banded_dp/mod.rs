@@ -87,8 +87,14 @@ impl BandedDpVariant {
     pub fn run(self, n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
         assert!(modulus >= 2, "modulus must be at least 2");
         match self {
-            BandedDpVariant::Scalar => banded_dp_scalar(n, steps, modulus),
-            BandedDpVariant::Simd => banded_dp_simd(n, steps, modulus),
+            BandedDpVariant::Scalar => {
+                let progress = sched.progress(scalar::scalar_cells(n, steps.max_offset() as usize), "coins: DP");
+                scalar::banded_dp_scalar_each_reporting(n, steps, modulus, &progress)[n]
+            }
+            BandedDpVariant::Simd => {
+                let progress = sched.progress(simd::diamond_cells(n, steps.max_offset() as usize), "coins: DP");
+                simd::banded_dp_simd_reporting(n, steps, modulus, &progress)
+            }
             BandedDpVariant::Parallel => banded_dp_parallel(n, steps, modulus, sched),
         }
     }

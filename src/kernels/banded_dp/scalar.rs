@@ -1,6 +1,7 @@
 //! The reference DP: two full layers, every step reduced modulo `m`.
 
 use super::StepSet;
+use crate::sched::Progress;
 
 /// `D_n(0) mod modulus` by the rolling two-layer recurrence over the reachable band.
 pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
@@ -11,6 +12,22 @@ pub fn banded_dp_scalar(n: usize, steps: &StepSet, modulus: u32) -> u32 {
 /// centre of each layer): the cross-checks compare every `n` against it at the price of
 /// the largest.
 pub fn banded_dp_scalar_each(n: usize, steps: &StepSet, modulus: u32) -> Vec<u32> {
+    banded_dp_scalar_each_reporting(n, steps, modulus, &Progress::hidden())
+}
+
+/// Band cells the reference updates for `n` layers: layer `k + 1` spans `|s| <= (k+1)·reach`.
+pub(super) fn scalar_cells(n: usize, reach: usize) -> u64 {
+    (reach as u64) * (n as u64) * (n as u64 + 1) + n as u64
+}
+
+/// [`banded_dp_scalar_each`], advancing `progress` by the cells of each layer (see
+/// [`scalar_cells`] for the total).
+pub(super) fn banded_dp_scalar_each_reporting(
+    n: usize,
+    steps: &StepSet,
+    modulus: u32,
+    progress: &Progress,
+) -> Vec<u32> {
     let m = modulus as u64;
     let reach = steps.max_offset() as usize;
     let half_width = n * reach; // |s| <= n·max_o after n steps
@@ -38,6 +55,7 @@ pub fn banded_dp_scalar_each(n: usize, steps: &StepSet, modulus: u32) -> Vec<u32
         }
         std::mem::swap(&mut current, &mut next);
         centres.push(current[center]);
+        progress.inc((hi - lo + 1) as u64);
     }
     centres
 }

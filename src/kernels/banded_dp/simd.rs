@@ -20,15 +20,27 @@
 use super::StepSet;
 use super::lanes::{Reduction, Strategy, WithReduction};
 use super::phase_major::PhaseMajor;
+use crate::sched::Progress;
 
 /// `D_n(0) mod modulus` by the phase-major SIMD DP (`2 <= modulus < 2^32`).
 pub fn banded_dp_simd(n: usize, steps: &StepSet, modulus: u32) -> u32 {
+    banded_dp_simd_reporting(n, steps, modulus, &Progress::hidden())
+}
+
+/// Cells the diamond of [`banded_dp_simd`] updates over `n` layers: the progress total.
+pub(super) fn diamond_cells(n: usize, reach: usize) -> u64 {
+    (0..n).map(|k| need(k, n, reach).max(need(k + 1, n, reach)) as u64).sum()
+}
+
+/// [`banded_dp_simd`], advancing `progress` by the cells of each layer (see
+/// [`diamond_cells`] for the total).
+pub(super) fn banded_dp_simd_reporting(n: usize, steps: &StepSet, modulus: u32, progress: &Progress) -> u32 {
     assert!(modulus >= 2, "modulus must be at least 2");
     if n == 0 || steps.steps().is_empty() {
         return (n == 0) as u32;
     }
     let offsets = lane_steps(steps, modulus);
-    Strategy::choose(modulus, offsets.len()).with(modulus, SimdRun { n, offsets: &offsets })
+    Strategy::choose(modulus, offsets.len()).with(modulus, SimdRun { n, offsets: &offsets, progress })
 }
 
 /// The steps as `(offset, multiplicity mod m)`, by increasing offset.
@@ -44,6 +56,7 @@ pub(super) fn need(k: usize, n: usize, reach: usize) -> usize {
 struct SimdRun<'a> {
     n: usize,
     offsets: &'a [(usize, u32)],
+    progress: &'a Progress,
 }
 
 impl WithReduction for SimdRun<'_> {
@@ -63,6 +76,7 @@ impl WithReduction for SimdRun<'_> {
                 window.resize(target);
             }
             window.step(r, offsets);
+            self.progress.inc(required as u64);
         }
         window.cell(0)
     }

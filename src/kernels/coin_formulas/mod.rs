@@ -17,11 +17,12 @@ pub mod closed_form;
 pub mod recurrence;
 
 pub use closed_form::coins_closed_form;
-pub use recurrence::coins_recurrence;
+pub use recurrence::{coins_recurrence, coins_recurrence_reporting};
 
 use crate::arith::is_prime;
 use crate::kernels::banded_dp::StepSet;
 use crate::kernels::variant_enum;
+use crate::sched::Scheduler;
 
 variant_enum! {
     /// The O(n) formulas.
@@ -63,12 +64,24 @@ impl CoinFormulaVariant {
     /// # Panics
     /// If [`Self::applicability`] refuses the arguments.
     pub fn run(self, n: usize, steps: &StepSet, modulus: u32) -> u32 {
+        self.run_on(n, steps, modulus, &Scheduler::sequential())
+    }
+
+    /// [`Self::run`], drawing `sched`'s progress bar where the formula is long (the
+    /// recurrence's `n·R` coefficients; the closed form is one pass of `n` terms).
+    ///
+    /// # Panics
+    /// If [`Self::applicability`] refuses the arguments.
+    pub fn run_on(self, n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
         if let Err(why) = self.applicability(n as u64, steps, modulus as u64) {
             panic!("{why}");
         }
         match self {
             CoinFormulaVariant::ClosedForm => coins_closed_form(n, modulus),
-            CoinFormulaVariant::Recurrence => coins_recurrence(n, steps, modulus),
+            CoinFormulaVariant::Recurrence => {
+                let progress = sched.progress(n as u64 * steps.max_offset() as u64, "coins: recurrence");
+                coins_recurrence_reporting(n, steps, modulus, &progress)
+            }
         }
     }
 

@@ -15,6 +15,7 @@
 use crate::arith::Barrett32;
 use crate::arith::{inv_mod, pow_mod};
 use crate::kernels::banded_dp::StepSet;
+use crate::sched::Progress;
 
 /// Inverses computed per inversion.
 pub const INVERSE_BLOCK: usize = 1024;
@@ -22,6 +23,11 @@ pub const INVERSE_BLOCK: usize = 1024;
 /// `D_n(0) mod p` for a prime `p > n·R` with `q_0 = c_R ≢ 0 (mod p)` (the caller's
 /// precondition, see `CoinFormulaVariant::applicability`).
 pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
+    coins_recurrence_reporting(n, steps, p, &Progress::hidden())
+}
+
+/// [`coins_recurrence`], advancing `progress` by one per coefficient (`n·R` in all).
+pub fn coins_recurrence_reporting(n: usize, steps: &StepSet, p: u32, progress: &Progress) -> u32 {
     let (p, reach) = (p as u64, steps.max_offset() as usize);
     let mp = Barrett32::new(p);
     let target = n * reach;
@@ -71,6 +77,7 @@ pub fn coins_recurrence(n: usize, steps: &StepSet, p: u32) -> u32 {
             }
             a[k & (window - 1)] = mp.mul(mp.reduce(sum), inv);
         }
+        progress.inc(len as u64);
     }
     a[target & (window - 1)] as u32
 }
