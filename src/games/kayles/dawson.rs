@@ -1,6 +1,7 @@
 //! Dawson's Kayles (the octal game 0.07): the Grundy value of a row of `L` counters from
-//! which a move removes two neighbours (seed section 4). In partisan Kayles these are the
-//! values of the alternating blocks, where both players may knock over a mixed pair.
+//! which a move removes two neighbours (docs/theory/kayles.md §3–4). In partisan Kayles
+//! these are the values of the alternating blocks, where both players may knock over a
+//! mixed pair.
 //!
 //! The values are eventually periodic (period 34 after the last irregular value at
 //! `L = 52`). [`DawsonValues::certified`] computes a finite table by the mex rule, finds
