@@ -1,4 +1,5 @@
-//! Values of coin stacks: Blue-Red Hackenbush strings (seed step 1, for any height).
+//! Values of coin stacks: Blue-Red Hackenbush strings, for any height
+//! (docs/theory/coins.md §3–4).
 //!
 //! A stack is a string of edges from the ground up; Gary (Left, positive) may cut gold
 //! edges, Sally (Right, negative) silver ones, and a cut removes everything above. The
