@@ -67,6 +67,6 @@ compare() {
 
 compare cards "n=10^7 s=10^7" scalar-cpp "cards --cards 10000000 --suits 10000000" \
     "$build/cards" 10000000 10000000
-compare stones "L=1000" seed-scan-cpp "stones --limit 1000" "$build/stones" 1000 plain
-compare stones "L=1000" seed-shortcuts-cpp "stones --limit 1000" "$build/stones" 1000 shortcuts
+compare stones "L=1000" plain-scan-cpp "stones --limit 1000" "$build/stones" 1000 plain
+compare stones "L=1000" shortcuts-scan-cpp "stones --limit 1000" "$build/stones" 1000 shortcuts
 echo "wrote $out" >&2

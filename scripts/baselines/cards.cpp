@@ -30,7 +30,7 @@ static u64 pow_mod(u64 base, u64 exp, u64 p) {
     return result;
 }
 
-// F_n(v) mod p for v < n into f[0..n) (seed sections 5-9): factorial tables, then the
+// F_n(v) mod p for v < n into f[0..n) (docs/theory/cards.md §6-8): factorial tables, then the
 // recurrence 2·A_k = A_{k-1} + 2·C(R, k-2) + C(R, k-3) with R = n - k - 2.
 static void frequencies(u64 n, u64 p, std::vector<u32>& f) {
     std::vector<u32> fact(n + 1), inv_fact(n + 1);

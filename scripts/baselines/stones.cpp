@@ -1,11 +1,11 @@
-// Baselines for `gamecount solve stones`: the scan of the seed (pe260-stone-game), written
+// Baselines for `gamecount solve stones`: the plain scan of docs/theory/stones.md §5, written
 // independently, used only to measure the "30x faster than the best C++ scan".
 //
 // Build (never commit the binary):
 //   g++ -O2 -march=native -o /tmp/stones-baseline scripts/baselines/stones.cpp
 // Run:
 //   /tmp/stones-baseline 1000 plain       # three (L+1)^2 byte tables, every sorted triple
-//   /tmp/stones-baseline 1000 shortcuts   # the same, with the two shortcuts of the seed's Java program
+//   /tmp/stones-baseline 1000 shortcuts   # the same, plus the shortcuts (docs/theory/stones.md §9)
 // Prints the sum over the losing triples and their number.
 //
 // plain: x <= y <= z <= L in lexicographic order; a triple is losing when none of its

@@ -1,11 +1,11 @@
 //! Card stacks (Project Euler 798): count the initial face-up sets of `s` suits of cards
 //! `1..=n` that lose for the player to move.
 //!
-//! Theory (seed `pe798-card-stacks`): suits are independent, so a set loses exactly when
-//! the nim-sum of the suits' Grundy values is 0 (section 2). The number of one-suit sets
-//! with each nimber has a closed form ([`crate::kernels::nimber_freq`], sections 5–9).
+//! Theory (`docs/theory/cards.md`): suits are independent, so a set loses exactly when
+//! the nim-sum of the suits' Grundy values is 0 (§2). The number of one-suit sets
+//! with each nimber has a closed form ([`crate::kernels::nimber_freq`], §4–8).
 //! The count of `s`-tuples with nim-sum 0 is the 0-th entry of the `s`-th xor-convolution
-//! power, which the Walsh–Hadamard transform turns into pointwise powers (section 11):
+//! power, which the Walsh–Hadamard transform turns into pointwise powers (§9–10):
 //!
 //! ```text
 //! C(n, s) = L^-1 · Σ_t wht(F_n)(t)^s  mod p,     L = 2^ceil(log2 n)

@@ -1,7 +1,7 @@
 //! Gold and silver coin stacks (Project Euler 860): count the fair arrangements of `n`
 //! stacks of two coins (or of `H` coins, `--height`).
 //!
-//! Theory (seed `pe860-coin-stacks`): a stack is a Blue-Red Hackenbush string; the four
+//! Theory (`docs/theory/coins.md`): a stack is a Blue-Red Hackenbush string; the four
 //! two-coin stacks are the numbers `GG = 2, GS = 1/2, SG = -1/2, SS = -2`. A sum of
 //! numbers is a second-player win exactly when it is 0, so doubling the values,
 //!

@@ -1,4 +1,5 @@
-//! Values of coin stacks: Blue-Red Hackenbush strings (seed step 1, for any height).
+//! Values of coin stacks: Blue-Red Hackenbush strings, for any height
+//! (docs/theory/coins.md §3–4).
 //!
 //! A stack is a string of edges from the ground up; Gary (Left, positive) may cut gold
 //! edges, Sally (Right, negative) silver ones, and a cut removes everything above. The
@@ -51,7 +52,7 @@ mod tests {
 
     #[test]
     fn two_coin_stacks_are_the_seed_values() {
-        // GG = 2, GS = 1/2, SG = -1/2, SS = -2, doubled.
+        // GG = 2, GS = 1/2, SG = -1/2, SS = -2, doubled (docs/theory/coins.md §3–4).
         assert_eq!(scaled_value(&[true, true]), 4);
         assert_eq!(scaled_value(&[true, false]), 1);
         assert_eq!(scaled_value(&[false, true]), -1);

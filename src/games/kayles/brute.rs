@@ -78,8 +78,8 @@ pub fn outcomes(places: usize) -> Vec<Outcome> {
         .collect()
 }
 
-/// The winner rule (seed section 6): lead `d` of Blue, nim-sum `x` of the Dawson values
-/// of the maximal alternating blocks.
+/// The winner rule (docs/theory/kayles.md §6): lead `d` of Blue, nim-sum `x` of the
+/// Dawson values of the maximal alternating blocks.
 pub fn predicted_outcome(cells: &[u8], dawson: &[u8]) -> Outcome {
     let lead: i64 = cells
         .iter()

@@ -1,6 +1,7 @@
 //! Dawson's Kayles (the octal game 0.07): the Grundy value of a row of `L` counters from
-//! which a move removes two neighbours (seed section 4). In partisan Kayles these are the
-//! values of the alternating blocks, where both players may knock over a mixed pair.
+//! which a move removes two neighbours (docs/theory/kayles.md §3–4). In partisan Kayles
+//! these are the values of the alternating blocks, where both players may knock over a
+//! mixed pair.
 //!
 //! The values are eventually periodic (period 34 after the last irregular value at
 //! `L = 52`). [`DawsonValues::certified`] computes a finite table by the mex rule, finds
@@ -179,6 +180,7 @@ mod tests {
 
     #[test]
     fn first_values_match_the_seed() {
+        // The values, maximum and period of docs/theory/kayles.md §4.
         let expected = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3];
         assert_eq!(dawson_values(20), expected);
         let g = dawson_values(1000);

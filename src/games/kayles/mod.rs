@@ -1,13 +1,13 @@
 //! Partisan Kayles (Project Euler 1015): count the fair rows of `n` blue and red pins.
 //!
-//! Theory (seed `pe1015-partisan-kayles`): a position is a sum of an integer (the lead
+//! Theory (`docs/theory/kayles.md`): a position is a sum of an integer (the lead
 //! `d` = blue pins − red pins, free moves) and a nimber (Dawson's Kayles on the maximal
 //! alternating blocks, where both players may knock over a mixed pair). So a row is fair
-//! exactly when `d = 0` and the nim-sum `x` of its block values is 0 (section 6).
+//! exactly when `d = 0` and the nim-sum `x` of its block values is 0 (§6).
 //!
 //! Counting: the block values are below 16, so `[x = 0] = (1/16)·Σ_h (-1)^{h·x}` over the
-//! 16 Walsh characters `h` (section 8). For each character the signed count of balanced
-//! rows is a coefficient of `sqrt(((1+E)^2-O^2)/((1-E)^2-O^2))` (sections 9–10), computed
+//! 16 Walsh characters `h` (§7). For each character the signed count of balanced
+//! rows is a coefficient of `sqrt(((1+E)^2-O^2)/((1-E)^2-O^2))` (§8–9), computed
 //! by the [`crate::kernels::series`] family modulo `16·M`; the 16 sums are divided by 16.
 
 pub mod brute;
@@ -72,7 +72,7 @@ impl KaylesParams {
 variant_enum! {
     /// How the character series are computed.
     pub enum KaylesKernel {
-        /// Quotient and square root with the halving rule, O(n^2): the seed's method.
+        /// Quotient and square root with the halving rule, O(n^2): docs/theory/kayles.md §11.
         Reference => "reference",
         /// `T + T^2 = x` with `x` from its recurrence, the convolution in lanes: O(n^2/16).
         Catalan => "catalan",
@@ -219,7 +219,8 @@ pub fn solve(params: &KaylesParams, kernel: KaylesKernel, sched: &Scheduler) -> 
 }
 
 /// `w_h(L) = (-1)^popcount(h & g(L))`: the sign character `h` gives a block of Dawson
-/// value `value` (seed section 8). One definition for both layouts of the signs below.
+/// value `value` (docs/theory/kayles.md §7). One definition for both layouts of the
+/// signs below.
 const fn character_sign(h: u8, value: u8) -> i8 {
     1 - 2 * ((h & value).count_ones() % 2) as i8
 }

@@ -1,11 +1,11 @@
 //! The three-pile stone game (Project Euler 260): sum `x + y + z` over the losing
 //! sorted triples `x <= y <= z <= L`.
 //!
-//! Theory (seed `pe260-stone-game`): each kind of move keeps a pair of numbers fixed (a
+//! Theory (`docs/theory/stones.md`): each kind of move keeps a pair of numbers fixed (a
 //! key); two losing positions never share a key, and a triple is losing exactly when none
 //! of its seven keys belongs to an earlier losing triple in lexicographic order
-//! (sections 3–5). The scan is the [`crate::kernels::keyscan`] family. Every pair of pile
-//! sizes has exactly one losing partner (section 8), so about `0.12·L^2` triples are losing.
+//! (§3–5). The scan is the [`crate::kernels::keyscan`] family. Every pair of pile
+//! sizes has exactly one losing partner (§8), so about `0.12·L^2` triples are losing.
 
 pub mod brute;
 pub mod list;
@@ -65,7 +65,7 @@ variant_enum! {
         BitsetX8 => "bitset-x8",
         /// The same, one word per step.
         Bitset => "bitset",
-        /// Seven byte-table look-ups per triple, O(L^3): the seed's scan.
+        /// Seven byte-table look-ups per triple, O(L^3): docs/theory/stones.md §5.
         Naive => "naive",
     }
 }
@@ -288,8 +288,9 @@ mod tests {
 
     #[test]
     fn the_sum_fits_u64_at_the_largest_limit() {
-        // At most one losing triple per pair x <= y (seed section 8), each summing to at
-        // most 3L: the bound StoneScan::sum relies on, checked at MAX_LIMIT in u128.
+        // At most one losing triple per pair x <= y (docs/theory/stones.md §8), each
+        // summing to at most 3L: the bound StoneScan::sum relies on, checked at MAX_LIMIT
+        // in u128.
         let l = MAX_LIMIT as u128;
         assert!(3 * l * (l + 1) * (l + 2) / 2 < u64::MAX as u128);
     }

@@ -75,7 +75,7 @@ mod tests {
                 }
             }
         }
-        // Seed checkpoints: F(2) = 4 and F(10) = 63594.
+        // The statement's checkpoints (docs/theory/coins.md §5): F(2) = 4 and F(10) = 63594.
         assert_eq!(constant_term_by_polynomial_powers(2, &StepSet::two_coin_stacks()), 4);
         assert_eq!(constant_term_by_polynomial_powers(10, &StepSet::two_coin_stacks()), 63594);
     }

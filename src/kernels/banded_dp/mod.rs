@@ -1,5 +1,5 @@
 //! Banded dynamic programme for the constant term of a symmetric Laurent polynomial's
-//! power (PE 860, seed step 4).
+//! power (PE 860, docs/theory/coins.md §6).
 //!
 //! With `P(x) = Σ_o c_o·(x^o + x^-o)` over positive offsets `o`, `D_k(s)` is the
 //! coefficient of `x^s` in `P^k`:

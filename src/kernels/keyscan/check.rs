@@ -20,7 +20,7 @@ pub fn losing_triples(variant: KeyscanVariant, limit: u32, sched: &Scheduler) ->
 /// limit.
 ///
 /// Whether a triple loses depends only on the positions its moves reach, and none of
-/// them has a pile larger than its `z` (seed sections 1 and 2), not on `L`: the triples
+/// them has a pile larger than its `z` (docs/theory/stones.md §1–2), not on `L`: the triples
 /// of a limit `l` are those of a larger limit with `z <= l`, in the same (lexicographic)
 /// order. So one run of the O(L^3)
 /// reference serves every limit up to its own; the test

@@ -40,8 +40,8 @@
 //! 1 walks them first, so that neither loop branches on which window a pair needs);
 //! pass 2 sets seven key bits and two open flags per losing triple. Within a strip the
 //! losing triples come out of order; when a sink wants them, each strip's are sorted and
-//! handed out once the strip is done (at most `64 (L + 1)` at a time: one per pair, seed
-//! section 8).
+//! handed out once the strip is done (at most `64 (L + 1)` at a time: one per pair,
+//! docs/theory/stones.md §8).
 
 use super::StoneScan;
 use super::exhausted::ExhaustedPiles;

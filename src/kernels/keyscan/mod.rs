@@ -1,4 +1,4 @@
-//! The losing-triple scan of the three-pile stone game (PE 260, seed sections 3–5).
+//! The losing-triple scan of the three-pile stone game (PE 260, docs/theory/stones.md §3–5).
 //!
 //! Sorted triples `x <= y <= z <= L` are visited in lexicographic order; a triple is
 //! losing exactly when none of its seven keys belongs to an earlier losing triple:
@@ -14,7 +14,7 @@
 //!
 //! | variant | file | what it does |
 //! |---|---|---|
-//! | `naive` | `naive.rs` | the seed's scan: seven byte-table look-ups per triple, `O(L^3)`; the reference |
+//! | `naive` | `naive.rs` | the plain scan (docs/theory/stones.md §5): seven byte-table look-ups per triple, `O(L^3)`; the reference |
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step (`wide::u64x4`, `u64x8`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
@@ -56,8 +56,8 @@ use crate::sched::Scheduler;
 pub struct StoneScan {
     /// Losing sorted triples with `z <= L`.
     pub losing: u64,
-    /// `Σ (x + y + z)` over them. At most `3L·(L+1)(L+2)/2` (seed section 8), so `u64`
-    /// holds it for every `L` below 2^20, far past what fits in memory.
+    /// `Σ (x + y + z)` over them. At most `3L·(L+1)(L+2)/2` (docs/theory/stones.md §8), so
+    /// `u64` holds it for every `L` below 2^20, far past what fits in memory.
     pub sum: u64,
 }
 
@@ -127,7 +127,8 @@ impl KeyscanVariant {
     /// allocator's slack (measured peak RSS of the whole process: 102 MB at `L = 8000`,
     /// 240 MB at 16000, 603 MB at 30000, against 34, 130 and 459 MB of tables). The
     /// sequential anti-diagonal scan finds a strip's triples out of order: with a sink it
-    /// holds them to sort them (at most one per pair, seed section 8, 12 bytes each).
+    /// holds them to sort them (at most one per pair, docs/theory/stones.md §8, 12 bytes
+    /// each).
     pub fn memory_bytes(self, limit: u32) -> u64 {
         let side = limit as u64 + 1;
         let tables = tables::Layout::new(limit).table_bytes();

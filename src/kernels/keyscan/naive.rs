@@ -1,5 +1,5 @@
-//! The reference scan, as in the seed: three `(L+1)^2` byte tables, seven look-ups per
-//! sorted triple, no shortcuts.
+//! The reference scan of docs/theory/stones.md §5: three `(L+1)^2` byte tables, seven
+//! look-ups per sorted triple, no shortcuts.
 
 use super::StoneScan;
 

@@ -23,10 +23,10 @@ use super::tables::{LANES, Layout, PAD_WORDS};
 use wide::{u64x4, u64x8};
 
 /// The least `y` in `from..=L` with `K1(x, y)` unmarked in pile group `x`, or a value above
-/// `L`. A marked `K1(x, y)` means the pair already lies in a losing triple, and by seed
-/// section 4 no second losing triple holds both piles `x` and `y`: such pairs are skipped
-/// without a search (the first of the seed's two Java shortcuts; the second, stopping at
-/// the first losing `z`, is built into the search).
+/// `L`. A marked `K1(x, y)` means the pair already lies in a losing triple, and by
+/// docs/theory/stones.md §4 no second losing triple holds both piles `x` and `y`: such
+/// pairs are skipped without a search (the first of the two shortcuts of §9 there; the
+/// second, stopping at the first losing `z`, is built into the search).
 #[inline(always)]
 pub fn next_open_pair(pile_x: &[u64], layout: Layout, from: u32) -> u32 {
     let mut w = from as usize >> 6;

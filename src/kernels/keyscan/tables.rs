@@ -9,7 +9,8 @@
 //! | `k3`  | `d` | `e` | `K3(d, e)`: gaps `d <= e` between the sorted piles |
 //!
 //! For a sorted pair `(x, y)`, the six keys of `(x, y, z)` that depend on `z` are bits of
-//! six rows (seed section 3), three read at `z` itself and three at a shifted position:
+//! six rows (docs/theory/stones.md §3, §9), three read at `z` itself and three at a
+//! shifted position:
 //!
 //! ```text
 //! K1(y,z) = k1[y][z]     K2(y-x,z)   = k2[y-x][z]     K2(z-y,x) = k2t[x][z-y]
@@ -187,7 +188,8 @@ mod tests {
 
     #[test]
     fn marks_are_the_keys() {
-        // (1, 3, 3): K1(3,3), K1(1,3) twice, K2(2,3) twice, K2(0,1), K3(2,2) (seed section 3).
+        // (1, 3, 3): K1(3,3), K1(1,3) twice, K2(2,3) twice, K2(0,1), K3(2,2)
+        // (docs/theory/stones.md §3).
         let mut t = KeyTables::new(4);
         t.mark(1, 3, 3);
         let set = |table, r, b| t.get(table, r, b);

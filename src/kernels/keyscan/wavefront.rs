@@ -5,9 +5,10 @@
 //! Write `P' <= P` when `x' <= x` and `y' <= y` (the product order on pairs). The search
 //! of pair `P = (x, y)` reads six rows at the positions of the keys of `(x, y, z)`,
 //! `y <= z <= L`, and the bit `K1(x, y)`. Such a bit is set by a losing triple `T'`
-//! exactly when `T'` shares that key with `(x, y, z)`, and then, by the claim of seed
-//! section 4, the later of the two in lexicographic order can move to the other. A move
-//! never raises the smallest, the middle or the largest pile (seed section 2), so:
+//! exactly when `T'` shares that key with `(x, y, z)`, and then, by the claim of
+//! docs/theory/stones.md §4, the later of the two in lexicographic order can move to the
+//! other. A move never raises the smallest, the middle or the largest pile (§2 there), so
+//! (as §10 there argues):
 //!
 //! * if `T'` is earlier, `(x, y, z)` moves to `T'`, hence the pair of `T'` is `<= P`;
 //! * if `T'` is later, `T'` moves to `(x, y, z)`, hence the pair of `T'` is `>= P`.

@@ -856,7 +856,8 @@ mod tests {
     #[test]
     fn marks_are_the_keys_and_the_open_flags() {
         // (1, 3, 3): K1(3,3), K1(1,3), K2(2,3) in both orientations, K2(0,1) transposed,
-        // K3(2,2) (seed section 3); the diff-row copy of K2(0,1) is one of the two left out.
+        // K3(2,2) (docs/theory/stones.md §3); the diff-row copy of K2(0,1) is one of the two
+        // left out.
         let mut t = LineTables::new(4, Simd::portable());
         t.mark(1, 3, 3);
         assert!(t.get(Table::K1, 3, 3) && t.get(Table::K1, 1, 3));

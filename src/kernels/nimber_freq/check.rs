@@ -94,6 +94,7 @@ mod tests {
 
     #[test]
     fn direct_formula_matches_the_seed_table() {
+        // The table of docs/theory/cards.md §7.
         let table: [&[u128]; 6] =
             [&[2], &[3, 1], &[4, 3, 1], &[6, 6, 3, 1], &[10, 11, 6, 4, 1], &[18, 20, 11, 10, 4, 1]];
         for (i, row) in table.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! Frequencies in sixteen lanes, with factorial tables built chunk by chunk.
 //!
 //! For each `k >= 0`, with `R = N - k - 2` and `j = R - k = N - 2k - 2`, the linear
-//! variant's recurrence (seed section 9) needs four binomials:
+//! variant's recurrence (docs/theory/cards.md §8) needs four binomials:
 //!
 //! ```text
 //! C(R, k-2), C(R, k-3), C(R, k), C(R+1, k)      each R!·b!^-1·(R-b)!^-1

@@ -1,5 +1,5 @@
 //! Frequencies in O(N): factorial tables for the binomials and the tail recurrence
-//! (seed section 9). With `R = N - k - 2`,
+//! (docs/theory/cards.md §8). With `R = N - k - 2`,
 //!
 //! ```text
 //! A_k = Σ_{i=0}^{k-2} C(R, i),   A_1 = 0,   2·A_k = A_{k-1} + 2·C(R, k-2) + C(R, k-3)

@@ -1,4 +1,4 @@
-//! Nimber frequencies of one card suit (PE 798, seed sections 5–9).
+//! Nimber frequencies of one card suit (PE 798, docs/theory/cards.md §6–8).
 //!
 //! `F_N(v)` is the number of the `2^N` initial face-up sets of one suit of `N` cards
 //! whose Sprague–Grundy value is `v`. With `k = ceil(v/2)` and `R_v = N - k - 1 - [v even]`:
@@ -9,7 +9,7 @@
 //! ```
 //!
 //! The binomial tails are what make this quadratic if summed for each `v`; the linear
-//! variant carries them from one `k` to the next (seed section 9).
+//! variant carries them from one `k` to the next (docs/theory/cards.md §8).
 //!
 //! Variants (see [`NimberFreqVariant`]): `linear`, the reference, full factorial tables
 //! and `u64` remainders; `lanes`, sixteen lanes each walking its own run of `k` with

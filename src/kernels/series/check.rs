@@ -107,7 +107,7 @@ mod tests {
 
     #[test]
     fn all_plus_character_counts_central_binomials() {
-        // Seed section 11: with every sign +1 the series is 1/sqrt(1-4u).
+        // docs/theory/kayles.md §10: with every sign +1 the series is 1/sqrt(1-4u).
         let m = 200;
         let modulus = 16 * 1_000_000_000u64;
         let got = series_reference(&vec![1; 2 * m + 2], m, modulus);

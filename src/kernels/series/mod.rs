@@ -1,4 +1,5 @@
-//! The balanced-row power series of one Walsh character (PE 1015, seed sections 8–12).
+//! The balanced-row power series of one Walsh character (PE 1015; the theory is
+//! docs/theory/kayles.md §7–14).
 //!
 //! For a character `h` the block signs are `w(L) = (-1)^popcount(h & g(L))`, with `g` the
 //! Dawson's Kayles values. In `u = t^2`, with `E = Σ_{j>=1} w(2j)·u^j` and
@@ -13,7 +14,7 @@
 //!
 //! # The forms the variants use
 //!
-//! * `reference` (the seed, section 12): the quotient by long division and the square
+//! * `reference` (docs/theory/kayles.md §11): the quotient by long division and the square
 //!   root with the halving rule, modulo `2M'`. O(m^2).
 //! * The Catalan form. Numerator minus denominator is exactly `4E`, so with `D` the
 //!   denominator and `x = E/D` the series under the root is `1 + 4x`. Writing the root

@@ -1,5 +1,5 @@
-//! The seed's method (section 12): numerator and denominator as exact integer series,
-//! long division modulo `2M'`, then the square root with the halving rule.
+//! The reference (docs/theory/kayles.md §11): numerator and denominator as exact integer
+//! series, long division modulo `2M'`, then the square root with the halving rule.
 //!
 //! Halving: `2·r_k = s_k - Σ_{0<i<k} r_i·r_{k-i}` is known modulo `2M'`; its half is
 //! `r_k` modulo `M'`. This is sound because the paired products `2·r_i·r_{k-i}` and the
