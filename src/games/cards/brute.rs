@@ -70,7 +70,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn distributions_match_the_seed_table() {
+    fn distributions_match_the_theory_table() {
         // The table of docs/theory/cards.md §7, and C(3, 2) = 26 of §11 there.
         let table: [&[u64]; 6] =
             [&[2], &[3, 1], &[4, 3, 1], &[6, 6, 3, 1], &[10, 11, 6, 4, 1], &[18, 20, 11, 10, 4, 1]];

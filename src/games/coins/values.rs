@@ -51,7 +51,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn two_coin_stacks_are_the_seed_values() {
+    fn two_coin_stacks_have_the_values_worked_by_hand() {
         // GG = 2, GS = 1/2, SG = -1/2, SS = -2, doubled (docs/theory/coins.md §3–4).
         assert_eq!(scaled_value(&[true, true]), 4);
         assert_eq!(scaled_value(&[true, false]), 1);

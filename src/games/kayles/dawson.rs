@@ -179,7 +179,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn first_values_match_the_seed() {
+    fn first_values_match_the_theory_table() {
         // The values, maximum and period of docs/theory/kayles.md §4.
         let expected = [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3];
         assert_eq!(dawson_values(20), expected);

@@ -93,7 +93,7 @@ mod tests {
     use crate::kernels::nimber_freq::{nimber_freq_lanes_with, nimber_freq_parallel_with};
 
     #[test]
-    fn direct_formula_matches_the_seed_table() {
+    fn direct_formula_matches_the_theory_table() {
         // The table of docs/theory/cards.md §7.
         let table: [&[u128]; 6] =
             [&[2], &[3, 1], &[4, 3, 1], &[6, 6, 3, 1], &[10, 11, 6, 4, 1], &[18, 20, 11, 10, 4, 1]];
