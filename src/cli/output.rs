@@ -37,10 +37,14 @@ fn stdout_failure(e: io::Error) -> Failure {
     }
 }
 
-/// Writes `text` and a newline to stderr, ignoring failures.
+/// Writes `text` and a newline to stderr in one system call, ignoring failures. One call,
+/// because stderr is unbuffered: a line written in two parts could be split by the
+/// message of a signal handler, which then would not start a line of its own.
 pub fn note(text: &str) {
-    let mut err = io::stderr().lock();
-    let _ = err.write_all(text.as_bytes()).and_then(|()| err.write_all(b"\n"));
+    let mut line = String::with_capacity(text.len() + 1);
+    line.push_str(text);
+    line.push('\n');
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// Whether stdout was open when the process started: 0 not recorded, 1 open, 2 closed.

@@ -89,7 +89,11 @@ impl Scheduler {
                     .start_handler(move |i| pin_worker(i, threads))
                     .build();
                 built
-                    .map_err(|e| eprintln!("warning: cannot start {} threads ({e}); running on one", self.threads))
+                    .map_err(|e| {
+                        // One write for the whole line (stderr is unbuffered).
+                        let line = format!("warning: cannot start {} threads ({e}); running on one\n", self.threads);
+                        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+                    })
                     .ok()
             })
             .as_ref()

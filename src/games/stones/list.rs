@@ -22,7 +22,7 @@
 use crate::games::{InputError, ProblemId};
 use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
@@ -218,6 +218,9 @@ mod signals {
     /// What a handler needs: the temporary path and the end of its message.
     struct Pending {
         temp: CString,
+        /// What starts the message: on a terminal, a carriage return and an erase of the
+        /// line, so that the message does not follow a half-drawn progress bar.
+        prefix: &'static [u8],
         /// `"; --list FILE was left as it was\n"`.
         suffix: Vec<u8>,
     }
@@ -286,7 +289,8 @@ mod signals {
         use std::os::unix::ffi::OsStrExt;
         let Ok(temp) = CString::new(temp.as_os_str().as_bytes()) else { return };
         let suffix = format!("; --list {} was left as it was\n", path.display()).into_bytes();
-        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, suffix })), Ordering::SeqCst);
+        let prefix: &[u8] = if io::stderr().is_terminal() { b"\r\x1b[2K" } else { b"" };
+        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, prefix, suffix })), Ordering::SeqCst);
         if !old.is_null() {
             // SAFETY: a non-null pointer in PENDING came from Box::into_raw, and the swap
             // made this the only owner.
@@ -330,11 +334,14 @@ mod signals {
         let _ = take_and_unlink();
     }
 
-    /// Writes `bytes` to stderr, ignoring failures.
+    /// Writes `parts` to stderr in one system call (so that no other thread's output
+    /// lands inside the line), ignoring failures. Allocates nothing.
     #[cfg(target_os = "linux")]
-    fn write_stderr(bytes: &[u8]) {
-        // SAFETY: a valid buffer of `bytes.len()` bytes; write is async-signal-safe.
-        let _ = unsafe { libc::write(2, bytes.as_ptr().cast(), bytes.len()) };
+    fn write_stderr(parts: [&[u8]; 4]) {
+        let vectors = parts.map(|part| libc::iovec { iov_base: part.as_ptr().cast_mut().cast(), iov_len: part.len() });
+        // SAFETY: four valid buffers, each described by its own pointer and length, which
+        // writev only reads; it is a plain system call, safe in a signal handler.
+        let _ = unsafe { libc::writev(2, vectors.as_ptr(), vectors.len() as libc::c_int) };
     }
 
     /// Removes the pending file, says so in one line, and ends with status 128 + signal.
@@ -346,9 +353,12 @@ mod signals {
             _ => b"SIGHUP",
         };
         let pending = take_and_unlink();
-        write_stderr(b"error: stones: interrupted by ");
-        write_stderr(name);
-        write_stderr(pending.map_or(&b"\n"[..], |p| &p.suffix));
+        write_stderr([
+            pending.map_or(&b""[..], |p| p.prefix),
+            b"error: stones: interrupted by ",
+            name,
+            pending.map_or(&b"\n"[..], |p| &p.suffix),
+        ]);
         // SAFETY: _exit ends the process at once and is async-signal-safe.
         unsafe { libc::_exit(128 + signal) }
     }
