@@ -10,7 +10,8 @@
 //!
 //! Two widths per backend ([`Words`]): the full window (seven exact words: the first and
 //! later windows of a search) and the tail window (three exact words: the pairs whose
-//! rows end within three words).
+//! rows end within three words). The same types serve as [`Block`]s of eight and four
+//! words, all exact, for the lexicographic scans, which funnel two loads lane by lane.
 //!
 //! | backend | full window | tail window |
 //! |---|---|---|
@@ -87,12 +88,27 @@ pub trait Window: Copy {
     }
 }
 
+/// A window read as a block of `LANES` independent words, every lane exact: the
+/// lexicographic partner search (`kernels::keyscan::search`), which funnels each word
+/// with the same word of a second load one word further on, instead of with its
+/// neighbour lane.
+pub trait Block: Window {
+    /// Lane `j` holds the low 64 bits of `(hi_j : lo_j) >> shift`; `shift < 64`.
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self;
+
+    /// Bit `j` set when lane `j`, any of the `LANES`, has a zero bit.
+    fn open_words(self) -> u32;
+
+    /// Lane 0 ORed with `bits`, the other lanes as they are.
+    fn or_first_word(self, bits: u64) -> Self;
+}
+
 /// A backend's two windows.
 pub trait Words: Backend {
     /// Seven exact words: the first and later windows of a search.
-    type Full: Window;
+    type Full: Block;
     /// Three exact words: the tail window.
-    type Tail: Window;
+    type Tail: Block;
 }
 
 /// The bound the loads rely on, checked whenever debug assertions are on (the test
@@ -183,10 +199,46 @@ mod tests {
         Ok(())
     }
 
+    /// One backend's block operations against the definitions, on random words.
+    #[inline(always)]
+    fn check_block<W: Block>(seed: u64) -> Result<(), String> {
+        let mut rng = SplitMix64(seed);
+        let n = W::LANES;
+        for round in 0..200 {
+            let words: Vec<u64> = (0..2 * n + 1)
+                .map(|_| if rng.below(3) == 0 { u64::MAX } else { rng.next_u64() | rng.next_u64() })
+                .collect();
+            let at = rng.below((words.len() - n) as u64) as usize;
+            // SAFETY: words `at .. at + n + 1` lie inside `words`; the CPU as above.
+            let (lo, hi) = unsafe { (W::load_words(&words, at), W::load_words(&words, at + 1)) };
+            let shift = if round < 64 { round } else { rng.below(64) as u32 };
+            let pair = W::funnel_pair(lo, hi, shift);
+            for j in 0..n {
+                let expect = ((words[at + j + 1] as u128) << 64 | words[at + j] as u128) >> shift;
+                if pair.lane(j as u32) != expect as u64 {
+                    return Err(format!("funnel_pair by {shift} lane {j}"));
+                }
+            }
+            let open = (0..n).filter(|&j| words[at + j] != u64::MAX).fold(0, |m, j| m | 1 << j);
+            if lo.open_words() != open {
+                return Err(format!("open_words {:b} vs {open:b}", lo.open_words()));
+            }
+            let bits = rng.next_u64() >> rng.below(64);
+            let first = lo.or_first_word(bits);
+            let expect: Vec<u64> = (0..n).map(|j| words[at + j] | if j == 0 { bits } else { 0 }).collect();
+            if lanes(first) != expect {
+                return Err(format!("or_first_word {bits:#x}"));
+            }
+        }
+        Ok(())
+    }
+
     #[inline(always)]
     fn check_backend<B: Words>(seed: u64) -> Result<(), String> {
         check_window::<B::Full>(seed).map_err(|e| format!("full: {e}"))?;
-        check_window::<B::Tail>(seed + 1).map_err(|e| format!("tail: {e}"))
+        check_window::<B::Tail>(seed + 1).map_err(|e| format!("tail: {e}"))?;
+        check_block::<B::Full>(seed + 2).map_err(|e| format!("full block: {e}"))?;
+        check_block::<B::Tail>(seed + 3).map_err(|e| format!("tail block: {e}"))
     }
 
     crate::multiversion! {

@@ -7,15 +7,13 @@ use super::search::{next_open_pair, partner_u64};
 use super::tables::{KeyTables, Layout};
 use crate::sched::Scheduler;
 
-/// A partner search: `(pile group y, pile group x, difference group y - x, layout, x, y)`.
-pub type Search = fn(&[u64], &[u64], &[u64], Layout, u32, u32) -> Option<u32>;
-
-/// The scan in lexicographic order with the given partner search (`sched` only draws the
+/// The scan in lexicographic order with the given partner search, called as `(pile group
+/// y, pile group x, difference group y - x, layout, x, y)` (`sched` only draws the
 /// progress bar: the scan is sequential).
 #[inline(always)]
 pub fn keyscan_bitset_with(
     limit: u32,
-    search: Search,
+    search: impl Fn(&[u64], &[u64], &[u64], Layout, u32, u32) -> Option<u32>,
     sched: &Scheduler,
     sink: &mut dyn FnMut(u32, u32, u32),
 ) -> StoneScan {

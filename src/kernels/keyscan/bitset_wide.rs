@@ -1,18 +1,20 @@
-//! The sequential bitset scan with the row OR and the first-zero search done in `wide`
-//! lanes: four words (256 candidates for `z`) or eight words (512) per step.
+//! The sequential bitset scan with the row OR and the first-zero search done in vector
+//! blocks of the scheduler's SIMD backend: four words (256 candidates for `z`) or eight
+//! words (512) per step.
 
 use super::StoneScan;
 use super::bitset::keyscan_bitset_with;
-use super::search::partner_lanes;
+use super::search::{partner_x4, partner_x8};
 use crate::sched::Scheduler;
-use wide::{u64x4, u64x8};
 
 /// Scans every sorted pair in lexicographic order, four words at a time.
 pub fn keyscan_bitset_x4(limit: u32, sched: &Scheduler, sink: &mut dyn FnMut(u32, u32, u32)) -> StoneScan {
-    keyscan_bitset_with(limit, partner_lanes::<u64x4>, sched, sink)
+    let simd = sched.simd();
+    keyscan_bitset_with(limit, |y, x, d, layout, a, b| partner_x4(simd, y, x, d, layout, a, b), sched, sink)
 }
 
 /// Scans every sorted pair in lexicographic order, eight words at a time.
 pub fn keyscan_bitset_x8(limit: u32, sched: &Scheduler, sink: &mut dyn FnMut(u32, u32, u32)) -> StoneScan {
-    keyscan_bitset_with(limit, partner_lanes::<u64x8>, sched, sink)
+    let simd = sched.simd();
+    keyscan_bitset_with(limit, |y, x, d, layout, a, b| partner_x8(simd, y, x, d, layout, a, b), sched, sink)
 }

@@ -16,7 +16,7 @@
 //! |---|---|---|
 //! | `naive` | `naive.rs` | the plain scan (docs/theory/stones.md §5): seven byte-table look-ups per triple, `O(L^3)`; the reference |
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
-//! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step (`wide::u64x4`, `u64x8`) |
+//! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step, in vector blocks of the SIMD backend (`simd::words::Block`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
 //! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`); pairs of an exhausted pile left out (`exhausted.rs`) |
 //! | `diagonal-tiles` | `diagonal_tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
@@ -83,9 +83,9 @@ variant_enum! {
         Naive => "naive",
         /// Bit-packed rows, one OR of six rows and a first-zero search per pair.
         Bitset => "bitset",
-        /// The same, four words (256 candidates) per step in `wide::u64x4` lanes.
+        /// The same, four words (256 candidates) per step in vector blocks.
         BitsetX4 => "bitset-x4",
-        /// The same, eight words (512 candidates) per step in `wide::u64x8` lanes.
+        /// The same, eight words (512 candidates) per step in vector blocks.
         BitsetX8 => "bitset-x8",
         /// Tiles of pairs run as a wavefront on the scheduler's threads.
         Wavefront => "wavefront",

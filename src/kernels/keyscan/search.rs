@@ -13,14 +13,15 @@
 //! ones. Bits below `y` in the first word count as blocked. Rows are zero past `L`, so a
 //! free bit past `L` means no partner.
 //!
-//! Widths: [`partner_u64`] (one word), and [`partner_lanes`] over [`Lanes`], implemented
-//! for `u64x4` and `u64x8`. On the Zen 4 machine of the project the four-lane search is
+//! Widths: [`partner_u64`] (one word), and [`partner_x4`], [`partner_x8`] over the
+//! SIMD layer's blocks of four and eight words ([`Block`]), run on the backend of a
+//! [`Simd`](crate::simd::Simd) token. On the Zen 4 machine of the project the four-lane search is
 //! the fastest: a typical search ends within 256 bits of `y` (the mean distance to the
 //! partner is about `0.2 y`), eight lanes fetch cache lines that are then not needed, and
 //! this core executes 512-bit operations as two 256-bit halves anyway.
 
 use super::tables::{LANES, Layout, PAD_WORDS};
-use wide::{u64x4, u64x8};
+use crate::simd::words::{Block, Words};
 
 /// The least `y` in `from..=L` with `K1(x, y)` unmarked in pile group `x`, or a value above
 /// `L`. A marked `K1(x, y)` means the pair already lies in a losing triple, and by
@@ -82,85 +83,26 @@ pub fn partner_u64(pile_y: &[u64], pile_x: &[u64], diff_d: &[u64], layout: Layou
     None
 }
 
-/// A vector of `N` words for the search.
-pub trait Lanes: Copy + std::ops::BitOr<Output = Self> {
-    /// Words per vector (at most [`LANES`], which the row padding allows for).
-    const N: usize;
-    /// `N` words of `words` from index `at`.
-    fn load(words: &[u64], at: usize) -> Self;
-    /// The first word, with `bits` in it and zeros elsewhere.
-    fn first_word(bits: u64) -> Self;
-    /// Lane `j` holds `(hi_j : lo_j) >> shift`, low 64 bits; `shift < 64`.
-    fn funnel_right(lo: Self, hi: Self, shift: u32) -> Self;
-    /// Bit `j` set when lane `j` is not all ones.
-    fn open_lanes(self) -> u32;
-    /// Lane `j`.
-    fn lane(self, j: u32) -> u64;
-
-    /// Lane `j` holds the 64 bits of `words` from bit `start + 64 j`.
-    #[inline(always)]
-    fn load_shifted(words: &[u64], start: usize) -> Self {
-        let (at, shift) = (start >> 6, (start & 63) as u32);
-        Self::funnel_right(Self::load(words, at), Self::load(words, at + 1), shift)
-    }
-}
-
-macro_rules! impl_lanes {
-    ($t:ident, $n:literal, $shrdv:ident, $set1:ident) => {
-        impl Lanes for $t {
-            const N: usize = $n;
-
-            #[inline(always)]
-            fn load(words: &[u64], at: usize) -> Self {
-                $t::new(words[at..at + $n].try_into().expect("a whole vector"))
-            }
-
-            #[inline(always)]
-            fn first_word(bits: u64) -> Self {
-                let mut lanes = [0; $n];
-                lanes[0] = bits;
-                $t::new(lanes)
-            }
-
-            #[cfg(all(target_arch = "x86_64", target_feature = "avx512vbmi2", target_feature = "avx512vl"))]
-            #[inline(always)]
-            fn funnel_right(lo: Self, hi: Self, shift: u32) -> Self {
-                use std::arch::x86_64::{$set1, $shrdv};
-                // One VPSHRDVQ instead of two shifts and an OR (`wide` has no funnel shift).
-                // SAFETY: the intrinsics need avx512f, avx512vl and avx512vbmi2, and this
-                // function is compiled only when the build targets avx512vbmi2 and avx512vl
-                // (which imply avx512f), so every CPU the binary may run on has them.
-                unsafe { $t::from($shrdv(lo.into(), hi.into(), $set1(shift as _))) }
-            }
-
-            #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512vbmi2", target_feature = "avx512vl")))]
-            #[inline(always)]
-            fn funnel_right(lo: Self, hi: Self, shift: u32) -> Self {
-                // `unbounded_shl` by 64 gives 0, which is what shift = 0 needs.
-                lo.unbounded_shr_scalar(shift) | hi.unbounded_shl_scalar(64 - shift)
-            }
-
-            #[inline(always)]
-            fn open_lanes(self) -> u32 {
-                !self.simd_eq($t::splat(u64::MAX)).to_bitmask() & ((1 << $n) - 1)
-            }
-
-            #[inline(always)]
-            fn lane(self, j: u32) -> u64 {
-                // Move lane j to lane 0 in registers: storing the vector and reloading one
-                // word would stall store forwarding.
-                self.shuffle($t::splat(j as u64)).as_array()[0]
-            }
-        }
-    };
-}
-
-impl_lanes!(u64x4, 4, _mm256_shrdv_epi64, _mm256_set1_epi64x);
-impl_lanes!(u64x8, 8, _mm512_shrdv_epi64, _mm512_set1_epi64);
-
-/// The blocked bits of the words `w..w + V::N`.
+/// The `W::LANES` words of `words` from index `at`; a slice of the row, so out of range
+/// panics instead of reading past it.
 #[inline(always)]
-fn blocked_words<V: Lanes>(
+fn load<W: Block>(words: &[u64], at: usize) -> W {
+    let block = &words[at..at + W::LANES];
+    // SAFETY: the block holds the LANES words read; the CPU has W's instruction set, since
+    // the search runs only inside the entry points of `multiversion!` below.
+    unsafe { W::load_words(block, 0) }
+}
+
+/// Lane `j` holds the 64 bits of `words` from bit `start + 64 j`.
+#[inline(always)]
+fn load_shifted<W: Block>(words: &[u64], start: usize) -> W {
+    let (at, shift) = (start >> 6, (start & 63) as u32);
+    W::funnel_pair(load(words, at), load(words, at + 1), shift)
+}
+
+/// The blocked bits of the words `w..w + W::LANES`.
+#[inline(always)]
+fn blocked_words<W: Block>(
     pile_y: &[u64],
     pile_x: &[u64],
     diff_d: &[u64],
@@ -168,19 +110,16 @@ fn blocked_words<V: Lanes>(
     w: usize,
     x: u32,
     y: u32,
-) -> V {
+) -> W {
     let (aligned, at_y, at_x) = positions(layout, w, x, y);
-    V::load(pile_y, aligned)
-        | V::load(pile_x, aligned)
-        | V::load(diff_d, aligned)
-        | V::load_shifted(pile_x, at_y)
-        | V::load_shifted(pile_y, at_x)
-        | V::load_shifted(diff_d, at_x)
+    let aligned = W::or3(load(pile_y, aligned), load(pile_x, aligned), load(diff_d, aligned));
+    let shifted = W::or3(load_shifted(pile_x, at_y), load_shifted(pile_y, at_x), load_shifted(diff_d, at_x));
+    W::or(aligned, shifted)
 }
 
-/// [`partner_u64`] with `V::N` words (`64 V::N` candidates) per step.
+/// [`partner_u64`] with `W::LANES` words (`64 W::LANES` candidates) per step.
 #[inline(always)]
-pub fn partner_lanes<V: Lanes>(
+fn partner_block<W: Block>(
     pile_y: &[u64],
     pile_x: &[u64],
     diff_d: &[u64],
@@ -188,55 +127,95 @@ pub fn partner_lanes<V: Lanes>(
     x: u32,
     y: u32,
 ) -> Option<u32> {
-    const { assert!(V::N <= LANES, "rows are padded for LANES words") };
+    const { assert!(W::LANES <= LANES, "rows are padded for LANES words") };
     let mut w = y as usize >> 6;
     // Bits below y in the first word are not candidates: count them as blocked.
-    let mut below = V::first_word((1u64 << (y & 63)) - 1);
+    let mut blocked = blocked_words::<W>(pile_y, pile_x, diff_d, layout, w, x, y).or_first_word((1u64 << (y & 63)) - 1);
     loop {
-        let blocked = below | blocked_words::<V>(pile_y, pile_x, diff_d, layout, w, x, y);
-        let open = blocked.open_lanes();
+        let open = blocked.open_words();
         if open != 0 {
             let lane = open.trailing_zeros();
             let z = 64 * (w as u32 + lane) + (!blocked.lane(lane)).trailing_zeros();
             return (z <= layout.limit).then_some(z);
         }
-        w += V::N;
+        w += W::LANES;
         if w > layout.last_word() {
             return None;
         }
-        below = V::first_word(0);
+        blocked = blocked_words::<W>(pile_y, pile_x, diff_d, layout, w, x, y);
     }
+}
+
+#[inline(always)]
+fn partner_x4_generic<B: Words>(
+    pile_y: &[u64],
+    pile_x: &[u64],
+    diff_d: &[u64],
+    layout: Layout,
+    x: u32,
+    y: u32,
+) -> Option<u32> {
+    partner_block::<B::Tail>(pile_y, pile_x, diff_d, layout, x, y)
+}
+
+#[inline(always)]
+fn partner_x8_generic<B: Words>(
+    pile_y: &[u64],
+    pile_x: &[u64],
+    diff_d: &[u64],
+    layout: Layout,
+    x: u32,
+    y: u32,
+) -> Option<u32> {
+    partner_block::<B::Full>(pile_y, pile_x, diff_d, layout, x, y)
+}
+
+crate::simd::multiversion! {
+    /// [`partner_u64`] four words per step, on `simd`'s backend.
+    pub fn partner_x4(pile_y: &[u64], pile_x: &[u64], diff_d: &[u64], layout: Layout, x: u32, y: u32) -> Option<u32>
+        => partner_x4_generic;
+}
+
+crate::simd::multiversion! {
+    /// [`partner_u64`] eight words per step, on `simd`'s backend.
+    pub fn partner_x8(pile_y: &[u64], pile_x: &[u64], diff_d: &[u64], layout: Layout, x: u32, y: u32) -> Option<u32>
+        => partner_x8_generic;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
+    use crate::simd::Simd;
 
-    fn check_funnel<V: Lanes>() {
-        let mut rng = SplitMix64(7);
-        let words: Vec<u64> = (0..40).map(|_| rng.next_u64()).collect();
-        for start in 0..64 * 30 {
-            let v = V::load_shifted(&words, start);
-            for j in 0..V::N as u32 {
-                assert_eq!(v.lane(j), bits_at(&words, start + 64 * j as usize), "start {start} lane {j}");
+    #[inline(always)]
+    fn funnel_errors<B: Words>(words: &[u64]) -> Vec<String> {
+        fn check<W: Block>(words: &[u64], errors: &mut Vec<String>) {
+            for start in 0..64 * 30 {
+                let v: W = load_shifted(words, start);
+                for j in 0..W::LANES as u32 {
+                    if v.lane(j) != bits_at(words, start + 64 * j as usize) {
+                        errors.push(format!("{} lanes, start {start}, lane {j}", W::LANES));
+                    }
+                }
             }
         }
+        let mut errors = Vec::new();
+        check::<B::Tail>(words, &mut errors);
+        check::<B::Full>(words, &mut errors);
+        errors
+    }
+
+    crate::simd::multiversion! {
+        fn funnel_errors_on(words: &[u64]) -> Vec<String> => funnel_errors;
     }
 
     #[test]
-    fn funnel_shifts_match_the_scalar_definition_in_every_lane() {
-        check_funnel::<u64x4>();
-        check_funnel::<u64x8>();
-    }
-
-    #[test]
-    fn open_lanes_flags_words_with_a_zero_bit() {
-        let v = u64x4::new([u64::MAX, u64::MAX - 4, u64::MAX, 0]);
-        assert_eq!(v.open_lanes(), 0b1010);
-        let v = u64x8::new([u64::MAX; 8]);
-        assert_eq!(v.open_lanes(), 0);
-        assert_eq!(u64x8::first_word(5).lane(0), 5);
-        assert_eq!(u64x8::first_word(5).lane(7), 0);
+    fn shifted_loads_match_the_scalar_definition_on_every_backend() {
+        let mut rng = SplitMix64(7);
+        let words: Vec<u64> = (0..40).map(|_| rng.next_u64()).collect();
+        for simd in Simd::available() {
+            assert_eq!(funnel_errors_on(simd, &words), Vec::<String>::new(), "{simd}");
+        }
     }
 }

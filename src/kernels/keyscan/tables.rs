@@ -33,7 +33,7 @@
 /// Words before bit 0 of every row.
 pub const PAD_WORDS: usize = 1;
 
-/// Words per step of the widest search (`u64x8`, 512 candidates for `z`); rows are padded
+/// Words per step of the widest search (a block of eight words, 512 candidates for `z`); rows are padded
 /// for it.
 pub const LANES: usize = 8;
 

@@ -62,14 +62,14 @@
 //! faster than the lexicographic scans for large `L` even on one thread.
 
 use super::StoneScan;
-use super::search::{next_open_pair, partner_lanes};
+use super::search::{next_open_pair, partner_x4};
 use super::tables::{Layout, Table};
 use crate::sched::Scheduler;
+use crate::simd::Simd;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
-use wide::u64x4;
 
 /// The largest tile side, as a power of two: 128 pairs. A tile's pairs read `4 B` groups
 /// of two rows, from bit `y` to the partner (about `0.2 y` bits on average); at `B = 128`
@@ -360,7 +360,7 @@ pub(super) struct TileOut {
 }
 
 /// Scans the pairs of tile `(i, j)`, sub-block by sub-block.
-fn scan_tile(t: &BlockTables, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -> TileOut {
+fn scan_tile(t: &BlockTables, simd: Simd, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -> TileOut {
     let (layout, log) = (t.layout, t.log);
     let (limit, tile) = (layout.limit, 1 << log);
     let k = j - i;
@@ -388,7 +388,7 @@ fn scan_tile(t: &BlockTables, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -
                 while y <= sub_y_hi {
                     let found = if x < y {
                         let (group_y, group_x, group_d) = mem.pair_groups(x, y);
-                        let found = partner_lanes::<u64x4>(group_y, group_x, group_d, layout, x, y);
+                        let found = partner_x4(simd, group_y, group_x, group_d, layout, x, y);
                         if let Some(z) = found {
                             // The marks in groups the tile reads (see tables::marks).
                             or_bit(group_y, layout, Table::K1, z);
@@ -402,7 +402,7 @@ fn scan_tile(t: &BlockTables, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -
                     } else {
                         // The pair (x, x), on a diagonal tile: its two pile groups are one.
                         let (group_x, group_d) = mem.twin_groups(x);
-                        let found = partner_lanes::<u64x4>(group_x, group_x, group_d, layout, x, x);
+                        let found = partner_x4(simd, group_x, group_x, group_d, layout, x, x);
                         if let Some(z) = found {
                             or_bit(group_x, layout, Table::K1, z);
                             or_bit(group_x, layout, Table::K2t, z - x);
@@ -544,7 +544,10 @@ fn wavefront(
     sched: &Scheduler,
     sink: Option<&mut dyn FnMut(u32, u32, u32)>,
 ) -> StoneScan {
-    run_tiles(&BlockTables::new(Layout::new(limit), log, direct), sched, sink, scan_tile)
+    let simd = sched.simd();
+    run_tiles(&BlockTables::new(Layout::new(limit), log, direct), sched, sink, |t, i, j, keep, outbox| {
+        scan_tile(t, simd, i, j, keep, outbox)
+    })
 }
 
 /// Runs every tile of `tables` with `scan_tile` on the scheduler's threads, each tile

@@ -9,7 +9,7 @@
 //! to the bottom by `vpermd` (a store and reload would stall store forwarding).
 
 use crate::simd::Avx2;
-use crate::simd::words::{Window, Words, assert_in_bounds};
+use crate::simd::words::{Block, Window, Words, assert_in_bounds};
 use std::arch::x86_64::*;
 
 /// Eight words in two `__m256i` (words 0–3, 4–7), seven exact.
@@ -209,5 +209,48 @@ impl Window for Ymm {
     #[inline(always)]
     fn lane(self, lane: u32) -> u64 {
         lane_of(self.0, lane)
+    }
+}
+
+/// `bits` in lane 0, zeros elsewhere.
+#[inline(always)]
+fn first_word(bits: u64) -> __m256i {
+    // SAFETY: see above.
+    unsafe { _mm256_set_epi64x(0, 0, 0, bits as i64) }
+}
+
+impl Block for Ymm2 {
+    #[inline(always)]
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self {
+        Ymm2 { lo: funnel_right(lo.lo, hi.lo, shift), hi: funnel_right(lo.hi, hi.hi, shift) }
+    }
+
+    #[inline(always)]
+    fn open_words(self) -> u32 {
+        !(full_lanes(self.lo) | full_lanes(self.hi) << 4) & 0xff
+    }
+
+    #[inline(always)]
+    fn or_first_word(self, bits: u64) -> Self {
+        // SAFETY: see above.
+        Ymm2 { lo: unsafe { _mm256_or_si256(self.lo, first_word(bits)) }, hi: self.hi }
+    }
+}
+
+impl Block for Ymm {
+    #[inline(always)]
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self {
+        Ymm(funnel_right(lo.0, hi.0, shift))
+    }
+
+    #[inline(always)]
+    fn open_words(self) -> u32 {
+        !full_lanes(self.0) & 0xf
+    }
+
+    #[inline(always)]
+    fn or_first_word(self, bits: u64) -> Self {
+        // SAFETY: see above.
+        Ymm(unsafe { _mm256_or_si256(self.0, first_word(bits)) })
     }
 }

@@ -8,7 +8,7 @@
 //! pairs in the last three words of the rows (`keyscan::window`, the tail window).
 
 use crate::simd::Avx512;
-use crate::simd::words::{Window, Words, assert_in_bounds};
+use crate::simd::words::{Block, Window, Words, assert_in_bounds};
 use std::arch::x86_64::*;
 
 /// Eight words in one `__m512i`, seven exact.
@@ -159,5 +159,48 @@ impl Window for Ymm {
             let word = _mm256_permutexvar_epi64(_mm256_set1_epi64x(lane as i64), self.0);
             _mm_cvtsi128_si64(_mm256_castsi256_si128(word)) as u64
         }
+    }
+}
+
+// The blocks: one VPSHRDVQ per funnel (the two shifts and an OR of the AVX2 form in one
+// instruction), a compare into a mask register, a masked broadcast for the first word.
+// SAFETY of the intrinsics: as for the windows above.
+impl Block for Zmm {
+    #[inline(always)]
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self {
+        // SAFETY: see above.
+        unsafe { Zmm(_mm512_shrdv_epi64(lo.0, hi.0, _mm512_set1_epi64(shift as i64))) }
+    }
+
+    #[inline(always)]
+    fn open_words(self) -> u32 {
+        // SAFETY: see above.
+        unsafe { _mm512_cmpneq_epi64_mask(self.0, _mm512_set1_epi64(-1)) as u32 }
+    }
+
+    #[inline(always)]
+    fn or_first_word(self, bits: u64) -> Self {
+        // SAFETY: see above.
+        unsafe { Zmm(_mm512_or_si512(self.0, _mm512_maskz_set1_epi64(1, bits as i64))) }
+    }
+}
+
+impl Block for Ymm {
+    #[inline(always)]
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self {
+        // SAFETY: see above.
+        unsafe { Ymm(_mm256_shrdv_epi64(lo.0, hi.0, _mm256_set1_epi64x(shift as i64))) }
+    }
+
+    #[inline(always)]
+    fn open_words(self) -> u32 {
+        // SAFETY: see above.
+        unsafe { _mm256_cmpneq_epi64_mask(self.0, _mm256_set1_epi64x(-1)) as u32 }
+    }
+
+    #[inline(always)]
+    fn or_first_word(self, bits: u64) -> Self {
+        // SAFETY: see above.
+        unsafe { Ymm(_mm256_or_si256(self.0, _mm256_maskz_set1_epi64(1, bits as i64))) }
     }
 }

@@ -6,7 +6,7 @@
 //! `wide`'s uniform shifts, whose count 64 gives zero as a shift by 0 needs.
 
 use crate::simd::Portable;
-use crate::simd::words::{Window, Words, assert_in_bounds};
+use crate::simd::words::{Block, Window, Words, assert_in_bounds};
 use wide::u64x4;
 
 /// `4 K` words in `K` vectors of four.
@@ -108,5 +108,28 @@ impl<const K: usize> Window for Quads<K> {
     fn lane(self, lane: u32) -> u64 {
         let i = lane as usize % Self::LANES;
         self.0[i / 4].as_array()[i % 4]
+    }
+}
+
+impl<const K: usize> Block for Quads<K> {
+    #[inline(always)]
+    fn funnel_pair(lo: Self, hi: Self, shift: u32) -> Self {
+        Self::map2(lo, hi, |lo, hi| lo.unbounded_shr_scalar(shift) | hi.unbounded_shl_scalar(64 - shift))
+    }
+
+    #[inline(always)]
+    fn open_words(self) -> u32 {
+        let full = self
+            .0
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, v)| m | v.simd_eq(u64x4::splat(u64::MAX)).to_bitmask() << (4 * k));
+        !full & ((1 << Self::LANES) - 1)
+    }
+
+    #[inline(always)]
+    fn or_first_word(mut self, bits: u64) -> Self {
+        self.0[0] |= u64x4::new([bits, 0, 0, 0]);
+        self
     }
 }
