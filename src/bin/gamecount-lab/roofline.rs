@@ -10,9 +10,8 @@ use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
 use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec};
 
-/// The pair vectors of the build's baseline (the kernels pick theirs at run time).
-type Pairs = <gamecount::simd::Portable as Dots>::Pairs;
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 use gamecount::simd::mont::Mont;
 use std::hint::black_box;
 use std::io::Write;
@@ -161,75 +160,76 @@ fn lane_chains_generic<B: Mont>(steps: usize, seed: u32, additions: bool) -> u32
     x.iter().fold(0u32, |a, &v| a ^ B::to_array(v)[0])
 }
 
-/// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, eight u64
-/// lanes: `vpmuludq` + `vpaddq` under AVX-512), each lane one multiply-add; 8
-/// independent accumulators per thread. The unit of the kayles convolutions.
+/// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, `vpmuludq`
+/// and `vpaddq`: eight lanes per 512-bit and four per 256-bit instruction), each lane one
+/// multiply-add; 64 independent lanes per thread, on the scheduler's backend. The unit of
+/// the kayles convolutions.
 fn lane_mac64_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 8_000_000;
     let threads = sched.threads();
+    let simd = sched.simd();
     let seconds = best_of(|| {
-        let sums = sched.map_collect(threads, |t| mac64_chains(STEPS, t as u64));
+        let sums = sched.map_collect(threads, |t| mac64_chains(simd, STEPS, t as u64));
         black_box(sums);
     });
     (threads * STEPS * 8 * 8) as f64 / seconds / 1e9
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-fn mac64_chains(steps: usize, seed: u64) -> u64 {
-    use std::arch::x86_64::{_mm512_add_epi64, _mm512_mul_epu32, _mm512_reduce_add_epi64, _mm512_set1_epi64};
-    // SAFETY: this function is compiled only when the whole build enables AVX-512F (the
-    // cfg above), so every instruction used exists on the CPU the binary targets; the
-    // intrinsics take and return registers only, with no other precondition.
-    unsafe {
-        let b = _mm512_set1_epi64(black_box(0x1234_5677) as i64);
-        let mut acc = [_mm512_set1_epi64(seed as i64); 8];
-        let a: [_; 8] = std::array::from_fn(|i| _mm512_set1_epi64(black_box(i as i64 + 3)));
-        // Each accumulator feeds its own next product (acc <- acc·b + a), so nothing can
-        // be hoisted out of the loop; eight chains hide the multiplier's latency.
-        for _ in 0..steps {
-            for (acc, &a) in acc.iter_mut().zip(&a) {
-                *acc = _mm512_add_epi64(_mm512_mul_epu32(*acc, b), a);
-            }
-        }
-        acc.iter().fold(0u64, |s, &v| s ^ _mm512_reduce_add_epi64(v) as u64)
-    }
+gamecount::multiversion! {
+    /// Eight chains of eight lanes, `steps` multiply-adds each.
+    fn mac64_chains(steps: usize, seed: u64) -> u64 => mac64_chains_generic;
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-fn mac64_chains(steps: usize, seed: u64) -> u64 {
+/// Plain `u64` lanes, which the compiler vectorises with the entry point's instruction
+/// set: a 32×32→64 product of the low halves is what `vpmuludq` computes.
+#[inline(always)]
+#[allow(clippy::extra_unused_type_parameters)] // `B` only chooses the entry point.
+fn mac64_chains_generic<B: gamecount::simd::Backend>(steps: usize, seed: u64) -> u64 {
     let b = black_box(0x1234_5677u64);
+    let a: [u64; 8] = std::array::from_fn(|i| black_box(i as u64 + 3));
     let mut acc = [[seed; 8]; 8];
+    // Each accumulator feeds its own next product (acc <- low32(acc)·b + a), so nothing
+    // can be hoisted out of the loop; eight chains hide the multiplier's latency.
     for _ in 0..steps {
-        for (i, lanes) in acc.iter_mut().enumerate() {
+        for (lanes, &a) in acc.iter_mut().zip(&a) {
             for lane in lanes.iter_mut() {
-                *lane = (*lane & 0xFFFF_FFFF).wrapping_mul(b).wrapping_add(i as u64 + 3);
+                *lane = (*lane & 0xFFFF_FFFF).wrapping_mul(b).wrapping_add(a);
             }
         }
     }
     acc.iter().flatten().fold(0, |s, &v| s ^ v)
 }
 
-/// 16-bit word products per second with the pairwise dot product of `Pairs` (VNNI
-/// `vpdpwssd` where the build has it: 32 word products per instruction), eight
+/// 16-bit word products per second with the pairwise dot product of the backend's pair
+/// vectors (`vpdpwssd` under AVX-512 VNNI, `vpmaddwd` + `vpaddd` under AVX2), eight
 /// independent accumulators per thread: the unit of `catalan-words`.
 fn word_dot_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 8_000_000;
     let threads = sched.threads();
+    let simd = sched.simd();
     let seconds = best_of(|| {
-        let sums = sched.map_collect(threads, |t| {
-            let (a, b) = (Pairs::splat(black_box(0x0003_0005 + t as i32)), Pairs::splat(black_box(0x0007_0002)));
-            let mut acc = [Pairs::zero(); 8];
-            for _ in 0..STEPS {
-                // Each accumulator is its own chain: eight hide the instruction's latency.
-                for acc in acc.iter_mut() {
-                    *acc = acc.dot_add(a, b);
-                }
-            }
-            acc.iter().fold(0i32, |s, v| s ^ v.sum_lanes())
-        });
+        let sums = sched.map_collect(threads, |t| dot_chains(simd, STEPS, t as i32));
         black_box(sums);
     });
     (threads * STEPS * 8 * 2 * PAIR_LANES) as f64 / seconds / 1e9
+}
+
+gamecount::multiversion! {
+    /// Eight chains of `steps` pairwise dot products.
+    fn dot_chains(steps: usize, seed: i32) -> i32 => dot_chains_generic;
+}
+
+#[inline(always)]
+fn dot_chains_generic<B: Dots>(steps: usize, seed: i32) -> i32 {
+    let (a, b) = (B::Pairs::splat(black_box(0x0003_0005 + seed)), B::Pairs::splat(black_box(0x0007_0002)));
+    let mut acc = [B::Pairs::zero(); 8];
+    for _ in 0..steps {
+        // Each accumulator is its own chain: eight hide the instruction's latency.
+        for acc in acc.iter_mut() {
+            *acc = acc.dot_add(a, b);
+        }
+    }
+    acc.iter().fold(0i32, |s, v| s ^ v.sum_lanes())
 }
 
 /// Scalar 64-bit loads per second from a table that sits in L1 (4 KiB, summed by four
@@ -286,42 +286,47 @@ pub fn run(out: &Path) -> Result<(), String> {
             "G/s",
             "8 independent chains per thread".into(),
         ));
-        let lane_mont = lane_montgomery_rate(&sched);
-        eprintln!("16-lane Montgomery products, {threads} threads: {lane_mont:.2} G/s");
-        rows.push((
-            "modmul u32x16 Montgomery p=1e9+7".into(),
-            threads,
-            lane_mont,
-            "G/s",
-            format!("ModLanes::mul on {}, 8 independent vectors per thread, per lane", sched.simd()),
-        ));
-        let lane_add = lane_add_rate(&sched);
-        eprintln!("16-lane modular additions, {threads} threads: {lane_add:.2} G/s");
-        rows.push((
-            "modadd u32x16 p=1e9+7".into(),
-            threads,
-            lane_add,
-            "G/s",
-            format!("ModLanes::add on {}, 8 independent vectors per thread, per lane", sched.simd()),
-        ));
-        let mac = lane_mac64_rate(&sched);
-        eprintln!("64-bit lane multiply-adds, {threads} threads: {mac:.2} G/s");
-        rows.push((
-            "mac u64x8 (32x32->64 multiply-add)".into(),
-            threads,
-            mac,
-            "G/s",
-            "vpmuludq + vpaddq, 8 independent accumulators per thread, per lane".into(),
-        ));
-        let dots = word_dot_rate(&sched);
-        eprintln!("16-bit word products (pairwise dot), {threads} threads: {dots:.2} G/s");
-        rows.push((
-            "word dot i16 pairs (VNNI where built)".into(),
-            threads,
-            dots,
-            "G/s",
-            "Pairs::dot_add (vpdpwssd with AVX-512 VNNI), 8 independent vectors per thread, per word product".into(),
-        ));
+        // The vector rates once per backend this CPU has, best first (the report's bounds
+        // take the first row of a quantity: the backend the kernels run by default).
+        for simd in Simd::available().into_iter().rev() {
+            let sched = Scheduler::new(Some(threads)).map_err(|e| e.to_string())?.with_simd(simd);
+            let lane_mont = lane_montgomery_rate(&sched);
+            eprintln!("16-lane Montgomery products, {simd}, {threads} threads: {lane_mont:.2} G/s");
+            rows.push((
+                format!("modmul u32x16 Montgomery p=1e9+7 [{simd}]"),
+                threads,
+                lane_mont,
+                "G/s",
+                format!("ModLanes::mul on {simd}, 8 independent vectors per thread, per lane"),
+            ));
+            let lane_add = lane_add_rate(&sched);
+            eprintln!("16-lane modular additions, {simd}, {threads} threads: {lane_add:.2} G/s");
+            rows.push((
+                format!("modadd u32x16 p=1e9+7 [{simd}]"),
+                threads,
+                lane_add,
+                "G/s",
+                format!("ModLanes::add on {simd}, 8 independent vectors per thread, per lane"),
+            ));
+            let mac = lane_mac64_rate(&sched);
+            eprintln!("64-bit lane multiply-adds, {simd}, {threads} threads: {mac:.2} G/s");
+            rows.push((
+                format!("mac u64x8 (32x32->64 multiply-add) [{simd}]"),
+                threads,
+                mac,
+                "G/s",
+                format!("u64 lanes vectorised on {simd}, 8 independent accumulators per thread, per lane"),
+            ));
+            let dots = word_dot_rate(&sched);
+            eprintln!("16-bit word products (pairwise dot), {simd}, {threads} threads: {dots:.2} G/s");
+            rows.push((
+                format!("word dot i16 pairs [{simd}]"),
+                threads,
+                dots,
+                "G/s",
+                format!("Pairs::dot_add on {simd}, 8 independent vectors per thread, per word product"),
+            ));
+        }
         let loads = l1_load_rate(&sched);
         eprintln!("L1 reads, {threads} threads: {loads:.2} G words/s");
         rows.push((
