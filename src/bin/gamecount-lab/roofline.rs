@@ -8,7 +8,7 @@
 use crate::first_touch::{PageKind, first_touch_micros};
 use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
-use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec};
+use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec, RingVec};
 
 use gamecount::sched::Scheduler;
 use gamecount::simd::Simd;
@@ -101,10 +101,10 @@ fn scalar_montgomery_rate(sched: &Scheduler) -> f64 {
     (threads * STEPS * 8) as f64 / seconds / 1e9
 }
 
-/// Products per second of 16-lane Montgomery multiplication (`ModLanes::mul`, values kept
-/// in `[0, p)`) on the scheduler's SIMD backend (the AVX2 REDC on an AVX2 machine, not
-/// the portable emulation), counting each lane as one product; 8 independent vectors
-/// per thread.
+/// Products per second of 16-lane Montgomery multiplication (`ModLanes::mul_lazy`, values
+/// kept in `[0, 2p)`, the power sums' product) on the scheduler's SIMD backend (the AVX2
+/// REDC on an AVX2 machine, not the portable emulation), counting each lane as one
+/// product; as many independent vectors per thread as the backend's power sums use.
 fn lane_montgomery_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 4_000_000;
     let threads = sched.threads();
@@ -138,31 +138,41 @@ gamecount::multiversion! {
 
 #[inline(always)]
 fn lane_chains_generic<B: Mont>(steps: usize, seed: u32, additions: bool) -> u32 {
-    let lanes = ModLanes::<B>::new(P).unwrap();
-    let mut x = [B::splat(0); 8];
-    for (i, v) in x.iter_mut().enumerate() {
-        *v = B::splat(i as u32 + 2 + seed);
+    // As many independent vectors as the backend's power sums keep in flight (its
+    // register file decides: 8 with 32 registers, 4 with 16), the same total work.
+    match B::POW_GROUP {
+        4 => chains::<B, 4>(2 * steps, seed, additions),
+        _ => chains::<B, 8>(steps, seed, additions),
     }
+}
+
+/// `G` chains of `steps` lazy products (the power sums' product: inputs and results
+/// below `2p`) or additions by one constant. The links are written out, as in
+/// `kernels::powsum::simd`: a loop over an array of accumulators kept them in memory.
+#[inline(always)]
+fn chains<B: Mont, const G: usize>(steps: usize, seed: u32, additions: bool) -> u32 {
+    let lanes = ModLanes::<B>::new(P).unwrap();
+    let mut x: [B::V; G] = std::array::from_fn(|i| B::splat(i as u32 + 2 + seed));
     let y = B::splat(black_box(123_456_789));
-    if additions {
-        for _ in 0..steps {
-            for v in &mut x {
-                *v = lanes.add(*v, y);
+    macro_rules! run {
+        ($op:ident, $($i:tt)*) => {
+            for _ in 0..steps {
+                $(x[$i] = lanes.$op(x[$i], y);)*
             }
-        }
-    } else {
-        for _ in 0..steps {
-            for v in &mut x {
-                *v = lanes.mul(*v, y);
-            }
-        }
+        };
+    }
+    match (G, additions) {
+        (4, false) => run!(mul_lazy, 0 1 2 3),
+        (4, true) => run!(add, 0 1 2 3),
+        (_, false) => run!(mul_lazy, 0 1 2 3 4 5 6 7),
+        (_, true) => run!(add, 0 1 2 3 4 5 6 7),
     }
     x.iter().fold(0u32, |a, &v| a ^ B::to_array(v)[0])
 }
 
 /// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, `vpmuludq`
 /// and `vpaddq`: eight lanes per 512-bit and four per 256-bit instruction), each lane one
-/// multiply-add; 64 independent lanes per thread, on the scheduler's backend. The unit of
+/// multiply-add; six vectors of eight lanes per thread, on the scheduler's backend. The unit of
 /// the kayles convolutions.
 fn lane_mac64_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 8_000_000;
@@ -172,32 +182,34 @@ fn lane_mac64_rate(sched: &Scheduler) -> f64 {
         let sums = sched.map_collect(threads, |t| mac64_chains(simd, STEPS, t as u64));
         black_box(sums);
     });
-    (threads * STEPS * 8 * 8) as f64 / seconds / 1e9
+    (threads * STEPS * 6 * 8) as f64 / seconds / 1e9
 }
 
 gamecount::multiversion! {
-    /// Eight chains of eight lanes, `steps` multiply-adds each.
+    /// Six chains of eight lanes, `steps` multiply-adds each.
     fn mac64_chains(steps: usize, seed: u64) -> u64 => mac64_chains_generic;
 }
 
-/// Plain `u64` lanes, which the compiler vectorises with the entry point's instruction
-/// set: a 32×32→64 product of the low halves is what `vpmuludq` computes.
+/// Six independent chains of the backend's eight-lane `u64` vectors (`RingVec`): 12 of
+/// AVX2's 16 registers, so nothing spills, and enough products in flight to cover the
+/// multiplier's latency. (Plain `u64` arrays were vectorised across the wrong axis under
+/// AVX-512, with gathers and scatters.)
 #[inline(always)]
-#[allow(clippy::extra_unused_type_parameters)] // `B` only chooses the entry point.
-fn mac64_chains_generic<B: gamecount::simd::Backend>(steps: usize, seed: u64) -> u64 {
-    let b = black_box(0x1234_5677u64);
-    let a: [u64; 8] = std::array::from_fn(|i| black_box(i as u64 + 3));
-    let mut acc = [[seed; 8]; 8];
+fn mac64_chains_generic<B: Dots>(steps: usize, seed: u64) -> u64 {
+    let b = <B::Ring as RingVec>::splat(black_box(0x1234_5677));
+    let a = <B::Ring as RingVec>::splat(black_box(3));
+    let mut acc: [B::Ring; 6] = std::array::from_fn(|i| <B::Ring as RingVec>::splat(seed + i as u64));
     // Each accumulator feeds its own next product (acc <- low32(acc)·b + a), so nothing
-    // can be hoisted out of the loop; eight chains hide the multiplier's latency.
+    // can be hoisted out of the loop.
     for _ in 0..steps {
-        for (lanes, &a) in acc.iter_mut().zip(&a) {
-            for lane in lanes.iter_mut() {
-                *lane = (*lane & 0xFFFF_FFFF).wrapping_mul(b).wrapping_add(a);
-            }
-        }
+        acc[0] = acc[0].mul_low32(b).add(a);
+        acc[1] = acc[1].mul_low32(b).add(a);
+        acc[2] = acc[2].mul_low32(b).add(a);
+        acc[3] = acc[3].mul_low32(b).add(a);
+        acc[4] = acc[4].mul_low32(b).add(a);
+        acc[5] = acc[5].mul_low32(b).add(a);
     }
-    acc.iter().flatten().fold(0, |s, &v| s ^ v)
+    acc.iter().fold(0, |s, v| s ^ v.store().0.iter().fold(0, |t, &w| t ^ w))
 }
 
 /// 16-bit word products per second with the pairwise dot product of the backend's pair
@@ -293,11 +305,11 @@ pub fn run(out: &Path) -> Result<(), String> {
             let lane_mont = lane_montgomery_rate(&sched);
             eprintln!("16-lane Montgomery products, {simd}, {threads} threads: {lane_mont:.2} G/s");
             rows.push((
-                format!("modmul u32x16 Montgomery p=1e9+7 [{simd}]"),
+                format!("modmul u32x16 Montgomery lazy p=1e9+7 [{simd}]"),
                 threads,
                 lane_mont,
                 "G/s",
-                format!("ModLanes::mul on {simd}, 8 independent vectors per thread, per lane"),
+                format!("ModLanes::mul_lazy on {simd}, POW_GROUP independent vectors per thread, per lane"),
             ));
             let lane_add = lane_add_rate(&sched);
             eprintln!("16-lane modular additions, {simd}, {threads} threads: {lane_add:.2} G/s");
@@ -306,7 +318,7 @@ pub fn run(out: &Path) -> Result<(), String> {
                 threads,
                 lane_add,
                 "G/s",
-                format!("ModLanes::add on {simd}, 8 independent vectors per thread, per lane"),
+                format!("ModLanes::add on {simd}, POW_GROUP independent vectors per thread, per lane"),
             ));
             let mac = lane_mac64_rate(&sched);
             eprintln!("64-bit lane multiply-adds, {simd}, {threads} threads: {mac:.2} G/s");
@@ -315,7 +327,7 @@ pub fn run(out: &Path) -> Result<(), String> {
                 threads,
                 mac,
                 "G/s",
-                format!("u64 lanes vectorised on {simd}, 8 independent accumulators per thread, per lane"),
+                format!("RingVec::mul_low32 + add on {simd}, 6 independent vectors per thread, per lane"),
             ));
             let dots = word_dot_rate(&sched);
             eprintln!("16-bit word products (pairwise dot), {simd}, {threads} threads: {dots:.2} G/s");
