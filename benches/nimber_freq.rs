@@ -5,8 +5,8 @@
 mod common;
 
 use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
-use gamecount::arith::AlignedBuffer;
 use gamecount::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_linear};
+use gamecount::memory::AlignedBuffer;
 use gamecount::sched::Scheduler;
 use gamecount::simd::Simd;
 

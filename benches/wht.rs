@@ -15,9 +15,9 @@
 mod common;
 
 use criterion::{BatchSize, BenchmarkId, Throughput, criterion_group, criterion_main};
-use gamecount::arith::AlignedBuffer;
 use gamecount::kernels::SplitMix64;
 use gamecount::kernels::wht::{Tiling, WhtVariant, wht_scalar};
+use gamecount::memory::AlignedBuffer;
 use gamecount::sched::Scheduler;
 use gamecount::simd::Simd;
 use std::time::{Duration, Instant};

@@ -216,68 +216,6 @@ impl<B: Mont> ModLanes<B> {
     }
 }
 
-/// A zeroed buffer of `u32` whose first element sits on a 64-byte boundary (a cache line,
-/// and one AVX-512 vector), so that whole-line and streaming stores apply to it.
-///
-/// It is a `Vec<u32>` with up to 15 spare elements, used from its first aligned element.
-/// The zeroed allocation itself is lazy (`calloc`-style), so no page is touched twice.
-#[derive(Clone, Debug)]
-pub struct AlignedBuffer {
-    storage: Vec<u32>,
-    start: usize,
-    len: usize,
-}
-
-impl AlignedBuffer {
-    /// `len` zeros.
-    pub fn zeroed(len: usize) -> Self {
-        let mut storage = vec![0u32; len + LANES - 1];
-        advise_huge_pages(&mut storage);
-        let start = storage.as_ptr().addr().wrapping_neg() % 64 / 4;
-        Self { storage, start, len }
-    }
-
-    /// Bytes [`AlignedBuffer::zeroed`] allocates for `len` values.
-    pub const fn bytes_for(len: u64) -> u64 {
-        4 * (len + LANES as u64 - 1)
-    }
-
-    /// The values.
-    pub fn as_slice(&self) -> &[u32] {
-        &self.storage[self.start..self.start + self.len]
-    }
-
-    /// The values, mutably.
-    pub fn as_mut_slice(&mut self) -> &mut [u32] {
-        &mut self.storage[self.start..self.start + self.len]
-    }
-}
-
-/// Asks Linux to back `data` with 2 MiB pages where it can (transparent huge pages in
-/// `madvise` mode, as on this machine), before anything touches it.
-///
-/// Why: a fresh zeroed allocation is mapped lazily, one page fault per page on first
-/// touch. For the 64 MiB transform buffer that is 16384 faults with 4 KiB pages, which
-/// measured 58 ms here (a virtual machine makes faults dear), against about 25 ms for
-/// the frequency stage that touches it; with 2 MiB pages it is 32 faults. Only whole
-/// 2 MiB-aligned pages inside the range are affected; failure is harmless.
-fn advise_huge_pages(data: &mut [u32]) {
-    const HUGE_PAGE: usize = 2 << 20;
-    #[cfg(target_os = "linux")]
-    if data.len() * 4 >= 2 * HUGE_PAGE {
-        let begin = data.as_ptr().addr().next_multiple_of(HUGE_PAGE);
-        let end = (data.as_ptr().addr() + data.len() * 4) / HUGE_PAGE * HUGE_PAGE;
-        if end > begin {
-            // SAFETY: [begin, end) lies inside `data`, which we own mutably and which nothing
-            // has read or written yet; MADV_HUGEPAGE changes only how the kernel backs the
-            // range, never its contents, and a failure (e.g. THP disabled) changes nothing.
-            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (data, HUGE_PAGE);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,16 +369,6 @@ mod tests {
             Portable::store_fence();
             assert_eq!(&buffer[offset..offset + LANES], &v.to_array(), "offset {offset}");
             assert_eq!(buffer.iter().filter(|&&x| x != 0).count(), LANES);
-        }
-    }
-
-    #[test]
-    fn aligned_buffers_are_aligned_and_zero() {
-        for len in [0, 1, 15, 16, 17, 1000, 1 << 20] {
-            let mut buffer = AlignedBuffer::zeroed(len);
-            assert_eq!(buffer.as_slice().len(), len);
-            assert!(buffer.as_mut_slice().as_ptr().addr().is_multiple_of(64));
-            assert!(buffer.as_slice().iter().all(|&x| x == 0));
         }
     }
 

@@ -17,7 +17,7 @@
 
 pub mod brute;
 
-use crate::arith::{AlignedBuffer, FactorialTable, LANES, Montgomery32, inv_mod, is_prime};
+use crate::arith::{FactorialTable, LANES, Montgomery32, inv_mod, is_prime};
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::nimber_freq::lanes::Geometry;
 use crate::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
@@ -26,6 +26,7 @@ use crate::kernels::powsum::{PowsumVariant, reduced_exponent};
 use crate::kernels::variant_enum;
 use crate::kernels::wht::{Tiling, WhtVariant, wht_tiled_then};
 use crate::memory;
+use crate::memory::AlignedBuffer;
 use crate::sched::Scheduler;
 
 /// The most cards per suit: the transform length `L` is at most 2^30 (4 GiB of `u32`).

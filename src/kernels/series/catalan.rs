@@ -1,5 +1,5 @@
 //! The Catalan form `T + T^2 = x`, eight characters at a time (one per lane), modulo
-//! each factor of `N = M'/2 = 2^k·q` ([`super::split`]).
+//! each factor of `N = M'/2 = 2^k·q` ([`crate::arith::split`]).
 //!
 //! Plain algorithm (one character, modulo `N`):
 //!
@@ -19,8 +19,8 @@
 //! 3. The convolution is halved by the symmetry `i <-> k-i`.
 
 use super::rational::RationalX;
-use super::split::{LANES, LaneRing, Lanes, OddLarge, OddSmall, Pow2Narrow, Pow2Wide, SplitModulus};
 use super::{BlockSigns, c_sum_from_t_sum};
+use crate::arith::split::{LANES, LaneRing, Lanes, OddLarge, OddSmall, Pow2Narrow, Pow2Wide, SplitModulus};
 use crate::simd::dots::{Dots, RingVec};
 
 crate::simd::multiversion! {

@@ -70,8 +70,8 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::catalan::series_catalan_generic;
 use super::rational::{LANES16, RationalLanes};
-use super::split::SplitModulus;
 use super::{BlockSigns, c_sum_from_t_sum};
+use crate::arith::split::SplitModulus;
 use crate::simd::Simd;
 use crate::simd::dots::{Dots, DoubleVec, PAIR_LANES, PairPart, PairRow, PairVec};
 

@@ -26,7 +26,7 @@
 //!   `x = A·(1-u^P) / ((1-u^P-A)^2 - u·B^2)`, a quotient of two integer polynomials of
 //!   degree below 100: its coefficients follow a linear recurrence ([`rational`]).
 //! * `catalan-scalar`: the recurrence for `T` in `u128` modulo `M'/2`, O(m^2/4).
-//! * `catalan`: the same modulo each factor of `M'/2 = 2^k·q` ([`split`]): wrapping
+//! * `catalan`: the same modulo each factor of `M'/2 = 2^k·q` ([`crate::arith::split`]): wrapping
 //!   machine arithmetic for `2^k`, lazily reduced `u64` lanes for the odd `q`; the
 //!   convolution as vectorised dot products. O(m^2/4).
 //! * `newton`: `T <- T - (T^2 + T - x)/(2T + 1)` with the products by number-theoretic
@@ -40,7 +40,6 @@ pub mod newton;
 pub mod pairs;
 pub mod rational;
 pub mod reference;
-pub mod split;
 
 pub use catalan::series_catalan;
 pub use catalan_scalar::series_catalan_scalar;
@@ -223,7 +222,7 @@ impl SeriesVariant {
     /// hands each job this many characters.
     pub fn batch_width(self) -> usize {
         match self {
-            SeriesVariant::Catalan => split::LANES,
+            SeriesVariant::Catalan => crate::arith::split::LANES,
             SeriesVariant::CatalanWords => pairs::PAIR_LANES,
             _ => 1,
         }

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use super::BlockSigns;
-use super::split::SplitModulus;
+use crate::arith::split::SplitModulus;
 
 /// `x = num / den` with `den[0] = 1`; exact integer coefficients.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +77,7 @@ impl RationalX {
 }
 
 /// `x_0..=x_m mod n` (`2 <= n < 2^62`) from the recurrence, modulo each factor of
-/// `n = 2^k·q` ([`super::split`]) with machine arithmetic, then recombined: wrapping
+/// `n = 2^k·q` ([`crate::arith::split`]) with machine arithmetic, then recombined: wrapping
 /// `u64` sums for `2^k`, exact `i64` sums for `q < 2^31`, `i128` for larger `q`.
 pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
     let split = SplitModulus::new(n);

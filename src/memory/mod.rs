@@ -1,5 +1,10 @@
-//! Memory needs are checked before allocating: a request that cannot fit is refused
-//! with the number of bytes it needs and the number available.
+//! Memory: needs are checked before allocating (a request that cannot fit is refused
+//! with the number of bytes it needs and the number available), and the large arrays
+//! live in [`AlignedBuffer`]s (`buffer.rs`).
+
+mod buffer;
+
+pub use buffer::AlignedBuffer;
 
 use crate::games::{InputError, ProblemId};
 
