@@ -10,6 +10,7 @@
 //! on the number of threads.
 
 mod progress;
+mod wavefront;
 pub use progress::Progress;
 
 use crate::simd::Simd;
@@ -160,6 +161,35 @@ impl Scheduler {
             None => (0..jobs).map(f).collect(),
             Some(pool) => pool.install(|| (0..jobs).into_par_iter().with_max_len(1).map(f).collect()),
         }
+    }
+
+    /// Runs `tile(state, i, j)` for every tile `first <= i <= last`, `i <= j < columns`
+    /// of an upper-triangular grid, each after its predecessors `(i - 1, j)` (rows before
+    /// `first` count as done) and `(i, j - 1)`, on every worker, each worker with its own
+    /// `state()`; returns the results with their tiles, in no particular order. Ready
+    /// tiles run lowest row first. Waiters spin, then yield, and never park.
+    pub fn wavefront<S, R>(
+        &self,
+        (first, last): (u32, u32),
+        columns: u32,
+        state: impl Fn() -> S + Sync + Send,
+        tile: impl Fn(&mut S, u32, u32) -> R + Sync + Send,
+    ) -> Vec<(u32, u32, R)>
+    where
+        R: Send,
+    {
+        let frontier = wavefront::Frontier::new(first, last, columns);
+        let per_worker = self.map_collect(self.threads(), |_| {
+            let mut state = state();
+            let mut mine = Vec::new();
+            while let Some((i, j)) = frontier.take() {
+                let out = tile(&mut state, i, j);
+                frontier.finish(i, j);
+                mine.push((i, j, out));
+            }
+            mine
+        });
+        per_worker.into_iter().flatten().collect()
     }
 
     /// Runs two closures, in parallel when there is more than one thread.

@@ -49,10 +49,10 @@
 //!
 //! # Scheduling
 //!
-//! A tile becomes ready when its two predecessors are done; workers take ready tiles,
-//! lowest strip `I` first, from a shared heap, so no worker waits for a particular tile
-//! and there is no barrier per anti-diagonal. A worker with nothing ready spins, then
-//! yields, but never parks (a parked thread can take milliseconds to wake here). When the
+//! The tiles run as a wavefront of the scheduler ([`Scheduler::wavefront`]): a tile
+//! becomes ready when its two predecessors are done; workers take ready tiles, lowest
+//! strip `I` first, so no worker waits for a particular tile and there is no barrier per
+//! anti-diagonal; a worker with nothing ready spins, then yields, never parks. When the
 //! triples are wanted in order, the strips run in groups of `STRIPS_PER_GROUP`; after
 //! each group the calling thread hands out its triples, `x`-major: the buffer holds one
 //! group's triples, not the whole answer. Without a sink all strips form one group.
@@ -66,9 +66,6 @@ use super::search::{next_open_pair, partner_x4};
 use super::tables::{Layout, Table};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// The largest tile side, as a power of two: 128 pairs. A tile's pairs read `4 B` groups
@@ -442,84 +439,6 @@ fn scan_tile(t: &BlockTables, simd: Simd, i: u32, j: u32, keep: bool, outbox: &m
     out
 }
 
-/// The tiles of one group of strips `first..=last` that are not done yet: how many of
-/// each tile's two predecessors are unfinished, and the tiles ready to run.
-struct Frontier {
-    first: u32,
-    blocks: u32,
-    /// Unfinished predecessors of tile `(i, j)`, at [`Frontier::index`].
-    waiting_on: Vec<AtomicU32>,
-    /// Ready tiles, lowest strip first (so strips finish early and in order).
-    ready: Mutex<BinaryHeap<Reverse<(u32, u32)>>>,
-    /// How many tiles `ready` holds, so that waiters poll an atomic, not the lock.
-    ready_count: AtomicUsize,
-    /// Tiles not yet finished.
-    unfinished: AtomicUsize,
-}
-
-impl Frontier {
-    fn new(first: u32, last: u32, blocks: u32) -> Self {
-        let mut waiting_on = Vec::new();
-        let mut tiles = 0;
-        for i in first..=last {
-            for j in 0..blocks {
-                // (i - 1, j) of an earlier group is done already.
-                let preds = (j >= i && i > first) as u32 + (j > i) as u32;
-                waiting_on.push(AtomicU32::new(preds));
-                tiles += (j >= i) as usize;
-            }
-        }
-        let ready = Mutex::new(BinaryHeap::from([Reverse((first, first))]));
-        Self { first, blocks, waiting_on, ready, ready_count: AtomicUsize::new(1), unfinished: AtomicUsize::new(tiles) }
-    }
-
-    fn index(&self, i: u32, j: u32) -> usize {
-        ((i - self.first) * self.blocks + j) as usize
-    }
-
-    /// A ready tile, waiting (spinning, then yielding the core) while none is ready and
-    /// some are running; `None` once every tile is done. A parked thread can take
-    /// milliseconds to wake here, far longer than a tile, so waiters never park.
-    fn take(&self) -> Option<(u32, u32)> {
-        let mut spins = 0u32;
-        loop {
-            if self.ready_count.load(Ordering::Acquire) > 0 {
-                let mut ready = lock(&self.ready);
-                if let Some(Reverse(tile)) = ready.pop() {
-                    self.ready_count.store(ready.len(), Ordering::Release);
-                    return Some(tile);
-                }
-            }
-            if self.unfinished.load(Ordering::Acquire) == 0 {
-                return None;
-            }
-            if spins < 1 << 10 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    /// Records tile `(i, j)` as done (`last` is the group's last strip) and readies the
-    /// successors whose predecessors are now all done.
-    fn finish(&self, i: u32, j: u32, last: u32) {
-        for (si, sj) in [(i + 1, j), (i, j + 1)] {
-            if si <= last
-                && si <= sj
-                && sj < self.blocks
-                && self.waiting_on[self.index(si, sj)].fetch_sub(1, Ordering::AcqRel) == 1
-            {
-                let mut ready = lock(&self.ready);
-                ready.push(Reverse((si, sj)));
-                self.ready_count.store(ready.len(), Ordering::Release);
-            }
-        }
-        self.unfinished.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 /// Scans every sorted pair with tiles run in parallel by `sched`; calls `sink` for each
 /// losing triple in lexicographic order when given.
 pub fn keyscan_wavefront(limit: u32, sched: &Scheduler, sink: Option<&mut dyn FnMut(u32, u32, u32)>) -> StoneScan {
@@ -567,19 +486,16 @@ pub(super) fn run_tiles(
     for first in (0..blocks).step_by(group as usize) {
         let last = (first + group).min(blocks) - 1;
         // Tiles run as their predecessors finish: an order extending the product order.
-        let frontier = Frontier::new(first, last, blocks);
-        let outs: Vec<Vec<(u32, u32, TileOut)>> = sched.map_collect(sched.threads(), |_| {
-            let mut outbox = Outbox::new(blocks);
-            let mut mine = Vec::new();
-            while let Some((i, j)) = frontier.take() {
-                let out = scan_tile(tables, i, j, keep, &mut outbox);
-                frontier.finish(i, j, last);
+        let mut tiles = sched.wavefront(
+            (first, last),
+            blocks,
+            || Outbox::new(blocks),
+            |outbox, i, j| {
+                let out = scan_tile(tables, i, j, keep, outbox);
                 progress.inc(1);
-                mine.push((i, j, out));
-            }
-            mine
-        });
-        let mut tiles: Vec<(u32, u32, TileOut)> = outs.into_iter().flatten().collect();
+                out
+            },
+        );
         tiles.iter().for_each(|(_, _, out)| scan.add(&out.scan));
         if let Some(sink) = sink.as_deref_mut() {
             // x-major: within a strip, for each x the tiles in order of j, each holding
