@@ -68,7 +68,8 @@ const FORM: ([[i32; LANES16]; BUFFERS.0], [[i32; LANES16]; BUFFERS.1], usize, us
 const NUM: [[i32; LANES16]; BUFFERS.0] = FORM.0;
 const DEN: [[i32; LANES16]; BUFFERS.1] = FORM.1;
 
-/// The shared rational form of the 16 Dawson characters (recurrence order 86), as
+/// The shared rational form of the 16 Dawson characters (recurrence order 86, the
+/// largest order of the characters one by one; the bound is 88, see `rational.rs`), as
 /// [`RationalLanes::from_sign_rows`] gives it from [`SIGN_ROWS`].
 pub static DAWSON_RATIONAL: RationalLanes =
     RationalLanes { num: Cow::Borrowed(NUM.split_at(FORM.2).0), den: Cow::Borrowed(DEN.split_at(FORM.3).0) };
