@@ -21,6 +21,14 @@ use crate::sched::Scheduler;
 /// coordinates `u32`; memory is checked separately.
 pub const MAX_LIMIT: u64 = 1_000_000;
 
+// At most one losing triple per pair `x <= y` (docs/theory/stones.md §8), each summing to
+// at most `3L`: the bound `StoneScan::sum` relies on, checked by the compiler at
+// `MAX_LIMIT` in `u128`.
+const _: () = {
+    let l = MAX_LIMIT as u128;
+    assert!(3 * l * (l + 1) * (l + 2) / 2 < u64::MAX as u128, "the stones sum must fit u64 at MAX_LIMIT");
+};
+
 /// Validated parameters: losing triples with `z <= limit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StonesParams {
@@ -284,15 +292,6 @@ mod tests {
         assert_eq!(with_l2(1 << 20), TILES_FROM_ONE_THREAD);
         assert_eq!(with_l2(512 << 10), TILES_FROM_ONE_THREAD / 2);
         assert_eq!(with_l2(1), TILES_FROM + 1);
-    }
-
-    #[test]
-    fn the_sum_fits_u64_at_the_largest_limit() {
-        // At most one losing triple per pair x <= y (docs/theory/stones.md §8), each
-        // summing to at most 3L: the bound StoneScan::sum relies on, checked at MAX_LIMIT
-        // in u128.
-        let l = MAX_LIMIT as u128;
-        assert!(3 * l * (l + 1) * (l + 2) / 2 < u64::MAX as u128);
     }
 
     #[test]
