@@ -38,11 +38,10 @@
 //! # Cost
 //!
 //! On one thread the tiles cost about a third more than the strips of `diagonal.rs`
-//! (warm, L = 1000, 2026-11-30: 3.2–3.3 ms against 2.4–2.5 ms), and two threads take
-//! 1.83–1.88 ms. The loops around the work account for little of the difference (0.13
-//! ms against 0.04 ms with every pair closed); it lies in the searches and the marks:
-//! the deferred transposed `K2` marks, the marks' addressing across four blocks, and a
-//! search loop with more values live (see results/notes.md, stop 18).
+//! (`cargo bench --bench keyscan`, `keyscan-threads`: `diagonal-tiles-1t` against
+//! `diagonal`). The difference lies in the searches and the marks, not the loops around
+//! them: the deferred transposed `K2` marks, the marks' addressing across four blocks,
+//! and a search loop with more values live (docs/design/stones.md).
 
 use super::StoneScan;
 use super::exhausted::{ExhaustedPiles, first_clear};
