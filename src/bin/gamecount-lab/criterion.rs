@@ -1,8 +1,8 @@
 //! Summarises a `cargo bench` run from criterion's own records
 //! (`target/criterion/<group>/<function>/<parameter>/new/{benchmark,estimates}.json`)
 //! into `results/criterion.md`: per group and parameter, every variant's median with
-//! its confidence interval and its speed-up over the group's reference, so the ratios
-//! the issues ask for come from one side-by-side run, not from figures typed in.
+//! its confidence interval and its speed-up over the group's reference, so that every
+//! ratio between variants comes from one side-by-side run, not from figures typed in.
 
 use crate::Provenance;
 use serde_json::Value;
