@@ -5,9 +5,9 @@
 //!
 //! Why at compile time: none of them depends on the row length or the modulus, so they
 //! are constants of the game, and building them is work no solve needs to repeat. At run
-//! time the three took about 8 µs of a 98 µs solve at 1000 pins (CLI medians, alternated
-//! against this build: 98.0 against 90.1 µs), mostly cold code and
-//! cold data of a fresh process. The code is the run-time code (`const fn`s), which the
+//! time the three took about 8 µs of a 98 µs `solve kayles --pins 1000`, mostly cold
+//! code and data of a fresh process (`gamecount-lab ladder`, Zen 4; docs/design/
+//! kayles.md). The code is the run-time code (`const fn`s), which the
 //! tests also run at run time and compare with these tables; a Dawson period that fails
 //! its certificate stops the build.
 

@@ -162,8 +162,8 @@ crate::simd::multiversion! {
     /// backend, whose features the whole strip loop is compiled with), so that only the
     /// tables, the strip and the counts are live in the hot loop: with the sink, the
     /// progress bar and the strip loop around it, the loop ran out of registers and
-    /// reloaded spilled addresses beside its six window loads (warm, L = 1000, one
-    /// process alternating the two: 2.98 ms before, 2.86 ms after).
+    /// reloaded spilled addresses beside its six window loads, about 4% slower
+    /// (`cargo bench --bench keyscan`, `diagonal`).
     fn scan_strip(
         mode: impl StripMode,
         tables: &mut LineTables,
