@@ -10,7 +10,8 @@
 //! | [`games::coins`] (PE 860) | coin stacks | [`kernels::banded_dp`] |
 //!
 //! Layout: [`arith`] modular arithmetic; [`kernels`] one folder per kernel family (a
-//! scalar reference and faster variants, a variant enum, a cross-check helper);
+//! reference (the oracle of its tests), a plain variant and faster ones, a variant enum,
+//! a cross-check helper);
 //! [`games`] the theory, parameter validation and brute-force solver of each game;
 //! [`sched`] the only place that spawns parallel work; [`cli`] the command line.
 

@@ -10,9 +10,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// The variant each group's speed-ups are measured against: the family's reference,
-/// or for groups whose reference is too slow to time at every size, the plainest
-/// variant that is.
+/// The variant each group's speed-ups are measured against: the family's plain variant,
+/// which is its reference where that is fast enough to time at every size.
 const REFERENCES: [(&str, &str); 10] = [
     ("wht", "scalar"),
     ("powsum", "montgomery"),
