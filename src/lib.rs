@@ -10,11 +10,11 @@
 //! | [`games::coins`] (PE 860) | coin stacks | [`kernels::banded_dp`] |
 //!
 //! Layout: [`arith`] modular arithmetic; [`simd`] the one place that names instruction
-//! sets; [`kernels`] one folder per kernel family (a scalar reference and faster
-//! variants, a variant enum, a cross-check helper); [`games`] the theory, parameter
-//! validation and brute-force solver of each game; [`sched`] the only place that spawns
-//! parallel work; [`memory`] the memory preflight and the aligned buffers of the large
-//! arrays; [`cli`] the command line.
+//! sets; [`kernels`] one folder per kernel family (a reference, the oracle of its tests,
+//! a plain variant and faster ones, a variant enum, a cross-check helper); [`games`] the
+//! theory, parameter validation and brute-force solver of each game; [`sched`] the only
+//! place that spawns parallel work; [`memory`] the memory preflight and the aligned
+//! buffers of the large arrays; [`cli`] the command line.
 
 pub mod arith;
 pub mod cli;

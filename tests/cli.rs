@@ -129,13 +129,59 @@ fn bad_input_gets_one_line_and_exit_code_two() {
     }
 }
 
-#[test]
-fn help_and_version_succeed() {
-    for args in [&["--help"][..], &["--version"], &["solve", "cards", "--help"]] {
-        let out = gamecount(args);
-        assert!(out.status.success(), "{args:?}");
-        assert!(!out.stdout.is_empty());
+/// The names a help text lists in its `heading` section ("Commands:" or "Options:"): the
+/// first word of each command line, and every `--long` option.
+fn listed<'a>(help: &'a str, heading: &str) -> Vec<&'a str> {
+    let section = help.lines().skip_while(|l| *l != heading).skip(1).take_while(|l| l.starts_with(' '));
+    if heading == "Commands:" {
+        section.filter_map(|l| l.split_whitespace().next()).collect()
+    } else {
+        section
+            .flat_map(str::split_whitespace)
+            .filter(|w| w.starts_with("--"))
+            .map(|w| w.trim_end_matches(','))
+            .collect()
     }
+}
+
+#[test]
+fn help_names_every_command_and_option_and_version_is_the_crates() {
+    // Every subcommand and option of the command line (README, "Command line"), by the
+    // help text that must list it.
+    let common = ["--help", "--version"];
+    let solve = ["--threads", "--kernel", "--simd", "--json"];
+    let cases: [(&[&str], &[&str], &[&str]); 9] = [
+        (&["--help"], &["solve", "verify", "kernels", "help"], &common),
+        (&["solve", "--help"], &["kayles", "stones", "cards", "coins", "all", "help"], &common),
+        (&["solve", "kayles", "--help"], &[], &["--pins", "--modulus"]),
+        (&["solve", "stones", "--help"], &[], &["--limit", "--list"]),
+        (&["solve", "cards", "--help"], &[], &["--cards", "--suits", "--modulus"]),
+        (&["solve", "coins", "--help"], &[], &["--stacks", "--height", "--modulus"]),
+        (&["solve", "all", "--help"], &[], &["--threads", "--simd", "--json", "--verbose"]),
+        (&["verify", "--help"], &[], &["--deep", "--threads", "--simd"]),
+        (&["kernels", "--help"], &[], &common),
+    ];
+    for (args, commands, options) in cases {
+        let out = gamecount(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let help = stdout(&out);
+        let (have_commands, have_options) = (listed(&help, "Commands:"), listed(&help, "Options:"));
+        let per_problem = if args.len() == 3 && args[1] != "all" { &solve[..] } else { &[] };
+        for command in commands {
+            assert!(have_commands.contains(command), "{args:?} does not list {command}: {have_commands:?}");
+        }
+        for option in options.iter().chain(per_problem).chain(&common) {
+            assert!(have_options.contains(option), "{args:?} does not list {option}: {have_options:?}");
+        }
+    }
+    let version = env!("CARGO_PKG_VERSION");
+    let out = gamecount(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), format!("gamecount {version}\n"));
+    // Subcommands print the same version after their own name.
+    let out = gamecount(&["solve", "kayles", "--version"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), format!("gamecount-solve-kayles {version}\n"));
 }
 
 #[test]

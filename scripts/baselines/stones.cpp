@@ -1,5 +1,6 @@
 // Baselines for `gamecount solve stones`: the plain scan of docs/theory/stones.md §5, written
-// independently, used only to measure the "30x faster than the best C++ scan".
+// independently, used only to measure `gamecount solve stones` against the best C++ scan
+// (the goal: at least 30x faster).
 //
 // Build (never commit the binary):
 //   g++ -O2 -march=native -o /tmp/stones-baseline scripts/baselines/stones.cpp

@@ -1,8 +1,11 @@
 //! The hot kernels, one folder per family.
 //!
-//! Each family has a plain scalar reference and its faster variants in files of their
-//! own, one `…Variant` enum that the CLI, the tests and the benches iterate, and one
-//! cross-check helper (`check.rs`) that runs any variant against the reference.
+//! Each family has a *reference*, the oracle its tests compare every variant with (plain
+//! code straight from the definition, never the fastest); a *plain variant*, the
+//! baseline its benches measure speed-ups against (often the reference itself); and its
+//! faster variants, each in a file of its own. One `…Variant` enum lists them for the
+//! CLI, the tests and the benches, and one cross-check (`check.rs`) runs any variant
+//! against the reference. Each family's module docs name its two.
 //!
 //! | family | used by | what it computes |
 //! |---|---|---|

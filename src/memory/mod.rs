@@ -186,8 +186,9 @@ pub fn format_bytes(bytes: u64) -> String {
 ///
 /// Every `solve` checks again inside its timed region (a library caller may not have
 /// checked), and reading the files takes tens of microseconds on the project's VM: a
-/// fifth of the default `coins` run (its median went from 95 to 75 µs without reading
-/// `/proc/meminfo`), about 1% of `stones` at `L = 1000`.
+/// fifth of the default `coins` run (fresh `solve coins --stacks 9898` processes, as
+/// `gamecount-lab ladder` runs them: 95 µs with the read, 75 µs without; docs/design/
+/// coins.md), about 1% of `stones` at `L = 1000`.
 /// A need this small is a quarter of the least headroom (`HEADROOM_BYTES`, 64 MiB) that
 /// every check adds: the check would refuse it only on a system too short of memory to
 /// run the process at all.

@@ -37,7 +37,8 @@ pub const MAX_THREADS: usize = 1024;
 ///
 /// The threads are started on the first parallel shape, not when the scheduler is
 /// built: a run whose kernel turns out to be sequential (small sizes) then never has
-/// idle workers starting up beside it, which cost a 3 ms kernel ~0.3 ms here.
+/// idle workers starting up beside it (about 0.3 ms beside a 3 ms kernel in a fresh
+/// process on the Zen 4, `gamecount-lab ladder`; docs/design/stones.md).
 pub struct Scheduler {
     /// Built on first use; stays empty for one thread, whose work runs inline. Holds
     /// `None` if the threads could not be started: the work then runs inline too (the
@@ -247,12 +248,10 @@ impl Scheduler {
 ///
 /// Why: a parallel shape wakes its parked workers from the calling thread, and Linux
 /// often queues two of them on the same core; the idle core only pulls one over at its
-/// next balancing tick (4 ms here, HZ=250), so the "parked worker takes ~4 ms to wake"
-/// of this VM is mostly two workers sharing one core. Measured 2026-11-29 on the Zen 4
-/// VM, `parallel` WHT at 2^24 on 2 threads, 37 runs each: unpinned, the runs split into
-/// ~8.2 ms (both cores from the start) and 12-15 ms (one worker started 1.6-5 ms late
-/// and the two then shared a core, the pace of one thread), median 12.2 ms with 2 MiB
-/// pages; pinned, median 8.2 ms with 2 MiB pages and 9.4 ms with 4 KiB pages.
+/// next balancing tick (4 ms on a HZ=250 kernel), so a "slow wake-up" is mostly two
+/// workers sharing one core. Pinned, the parallel WHT at 2^24 on 2 threads no longer has
+/// runs at the pace of one thread (`cargo bench --bench wht`, `parallel`: median 12.2 ->
+/// 8.2 ms on the Zen 4; `README.md` in this folder).
 ///
 /// `GAMECOUNT_PIN=0` in the environment turns it off: on a machine where other programs
 /// hold cores, a pinned worker cannot move away from a busy one.

@@ -1,8 +1,8 @@
 //! Summarises a `cargo bench` run from criterion's own records
 //! (`target/criterion/<group>/<function>/<parameter>/new/{benchmark,estimates}.json`)
 //! into `results/criterion.md`: per group and parameter, every variant's median with
-//! its confidence interval and its speed-up over the group's reference, so the ratios
-//! the issues ask for come from one side-by-side run, not from figures typed in.
+//! its confidence interval and its speed-up over the group's reference, so that every
+//! ratio between variants comes from one side-by-side run, not from figures typed in.
 
 use crate::Provenance;
 use serde_json::Value;
@@ -10,9 +10,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// The variant each group's speed-ups are measured against: the family's reference,
-/// or for groups whose reference is too slow to time at every size, the plainest
-/// variant that is.
+/// The variant each group's speed-ups are measured against: the family's plain variant,
+/// which is its reference where that is fast enough to time at every size.
 const REFERENCES: [(&str, &str); 10] = [
     ("wht", "scalar"),
     ("powsum", "montgomery"),

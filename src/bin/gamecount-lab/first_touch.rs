@@ -4,7 +4,8 @@
 //! to each page traps into the kernel, which zeroes it (and, in a virtual machine, the
 //! host may have to back it first). A warm process reuses pages its allocator already
 //! holds. This cost is what separates a fresh `solve` from a warm benchmark of the
-//! same kernel (results/notes.md, "stones, stop 19"), so the roofline reports it.
+//! same kernel (docs/design/README.md, "What the machines do to the figures"), so the
+//! roofline reports it.
 
 use std::time::Instant;
 

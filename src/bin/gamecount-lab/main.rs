@@ -71,7 +71,7 @@ enum LabCommand {
     },
     /// Regenerate results/README.md and results/plots/ from the CSV files.
     Report {
-        /// The results folder (reads timings.csv and roofline.csv there).
+        /// The results folder (reads its CSV files, verify-deep.txt and criterion.md).
         #[arg(long, default_value = "results")]
         dir: PathBuf,
     },

@@ -1,4 +1,10 @@
 //! Regenerates `results/README.md` and `results/plots/*.svg` from the measurements.
+//!
+//! Everything in the README comes from the files the scripts write (`timings.csv`,
+//! `roofline.csv`, `baselines.csv`, `backends.csv`, `avx512-intel.csv`,
+//! `verify-deep.txt` and the `criterion.md` summary): no text written by hand, and every
+//! table says the machine and the commit its rows were measured on. What the figures
+//! mean for each kernel's design is in `docs/design/`.
 
 use crate::csv_split;
 use crate::svg::{Chart, Line};
@@ -33,6 +39,9 @@ pub struct Limit {
     pub value: f64,
     pub unit: String,
     pub how: String,
+    pub machine: String,
+    pub date: String,
+    pub commit: String,
 }
 
 /// The problems in report order, with their Project Euler size and reference kernel.
@@ -84,6 +93,9 @@ pub fn read_limits(path: &Path) -> Vec<Limit> {
                 value: f[2].parse().unwrap_or(f64::NAN),
                 unit: f[3].clone(),
                 how: f[4].clone(),
+                machine: f.get(5).cloned().unwrap_or_default(),
+                date: f.get(6).cloned().unwrap_or_default(),
+                commit: f.get(7).cloned().unwrap_or_default(),
             })
         })
         .collect()
@@ -98,6 +110,68 @@ pub fn fmt_seconds(s: f64) -> String {
     } else {
         format!("{s:.2} s")
     }
+}
+
+/// Where a table's rows were measured, from `(machine, date, commit, what)` per row:
+/// "Measured on" each machine, with each commit and the dates of its rows (the first and
+/// the last) and, when `what` names them, the parts of the table each covers.
+pub fn provenance<'a>(rows: impl IntoIterator<Item = (&'a str, &'a str, &'a str, &'a str)>) -> String {
+    format!("Measured on {}.", machines_and_commits(rows))
+}
+
+/// The body of [`provenance`]: `machine (what: commit, dates; ...)`, machines joined by "; on".
+fn machines_and_commits<'a>(rows: impl IntoIterator<Item = (&'a str, &'a str, &'a str, &'a str)>) -> String {
+    // (machine, [(commit, what, dates)]) in order of appearance.
+    type Part<'a> = (&'a str, &'a str, Vec<&'a str>);
+    let mut machines: Vec<(&str, Vec<Part>)> = Vec::new();
+    for (machine, date, commit, what) in rows {
+        let at = machines.iter().position(|(m, _)| *m == machine).unwrap_or_else(|| {
+            machines.push((machine, Vec::new()));
+            machines.len() - 1
+        });
+        let parts = &mut machines[at].1;
+        let at = parts.iter().position(|(c, w, _)| *c == commit && *w == what).unwrap_or_else(|| {
+            parts.push((commit, what, Vec::new()));
+            parts.len() - 1
+        });
+        if !date.is_empty() && !parts[at].2.contains(&date) {
+            parts[at].2.push(date);
+        }
+    }
+    let or_unrecorded = |text: &'a str| if text.is_empty() { "unrecorded" } else { text };
+    let machines: Vec<String> = machines
+        .iter()
+        .map(|(machine, parts)| {
+            // Parts measured in the same run (same commit and dates) are named together.
+            let mut runs: Vec<(&str, &Vec<&str>, Vec<&str>)> = Vec::new();
+            for (commit, what, dates) in parts {
+                match runs.iter_mut().find(|(c, d, _)| c == commit && *d == dates) {
+                    Some(run) => run.2.push(what),
+                    None => runs.push((commit, dates, vec![what])),
+                }
+            }
+            let runs: Vec<String> = runs
+                .iter()
+                .map(|(commit, dates, whats)| {
+                    let whats: Vec<&str> = whats.iter().copied().filter(|w| !w.is_empty()).collect();
+                    let whats = if whats.is_empty() { String::new() } else { format!("{}: ", whats.join(", ")) };
+                    let dates = match dates.as_slice() {
+                        [] => "date unrecorded".to_string(),
+                        [one] => one.to_string(),
+                        [first, .., last] => format!("{first} to {last}"),
+                    };
+                    format!("{whats}commit `{}`, {dates}", or_unrecorded(commit))
+                })
+                .collect();
+            format!("{} ({})", or_unrecorded(machine), runs.join("; "))
+        })
+        .collect();
+    machines.join("; on ")
+}
+
+/// Field `i` of a CSV row, empty when the row is shorter.
+fn field(row: &[String], i: usize) -> &str {
+    row.get(i).map_or("", String::as_str)
 }
 
 /// Least-squares slope of log(time) against log(size) over the points above 1 ms (below
@@ -120,22 +194,31 @@ pub fn run(dir: &Path) -> Result<(), String> {
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| e.to_string())?;
     let mut md = String::new();
-    let first = timings.first().ok_or("timings.csv has no rows")?;
+    if timings.is_empty() {
+        return Err("timings.csv has no rows".into());
+    }
+    let of = |rows: &mut dyn Iterator<Item = &Timing>| {
+        provenance(rows.map(|t| (t.machine.as_str(), t.date.as_str(), t.commit.as_str(), t.problem.as_str())))
+    };
     let _ = writeln!(md, "# Results\n");
     let _ = writeln!(
         md,
-        "Generated by `scripts/bench.sh` (do not edit by hand). Machine: {}. Measured {} at commit `{}`.\n",
-        first.machine, first.date, first.commit
+        "Generated by `gamecount-lab report` (the last step of `scripts/bench.sh`) from the measurement \
+         files of this folder; do not edit by hand. Each table says the machine and the commit its rows \
+         come from. What the figures mean for each kernel, against its bound, with the ideas tried and \
+         rejected, is in [docs/design/](../docs/design/README.md).\n"
     );
     let _ = writeln!(
         md,
         "Times are the compute time the binary reports (`seconds` in its JSON, excluding process start-up), \
          median of repeated runs of the release binary; `wall` is the median of the whole process. \
-         The machine is shared and noisy: compare rows measured side by side, as ratios.\n"
+         The machines are shared and noisy: compare rows measured side by side, as ratios.\n"
     );
 
     // 1. The four answers.
     let _ = writeln!(md, "## The four answers\n");
+    let at_instance = |t: &&Timing| PROBLEMS.iter().any(|&(p, size, _, _)| t.problem == p && t.size == size);
+    let _ = writeln!(md, "{}\n", of(&mut timings.iter().filter(at_instance)));
     let _ = writeln!(md, "| problem | parameters | answer | kernel | 1 thread | 2 threads | wall (2 threads) |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
     for (problem, size, _, _) in PROBLEMS {
@@ -162,6 +245,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     // 2. Kernels side by side at the Project Euler size.
     let _ = writeln!(md, "\n## Kernels side by side at the Project Euler size\n");
     let _ = writeln!(md, "Speed-up is against the problem's reference kernel on 1 thread, from the same ladder run.\n");
+    let _ = writeln!(md, "{}\n", of(&mut timings.iter().filter(at_instance)));
     for (problem, size, reference, _) in PROBLEMS {
         let rows: Vec<&Timing> = timings.iter().filter(|t| t.problem == problem && t.size == size).collect();
         if rows.is_empty() {
@@ -194,6 +278,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     // 3. Scaling ladders with plots.
     let _ = writeln!(md, "## Scaling\n");
     let _ = writeln!(md, "Exponent: least-squares slope of log time against log size over the points above 1 ms.\n");
+    let _ = writeln!(md, "{}\n", of(&mut timings.iter()));
     for (problem, _, _, axis) in PROBLEMS {
         let mut series: BTreeMap<(String, usize), Vec<(f64, f64)>> = BTreeMap::new();
         for t in timings.iter().filter(|t| t.problem == problem) {
@@ -242,6 +327,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     if !pairs.is_empty() {
         let _ = writeln!(md, "## Two threads against one\n");
         let _ = writeln!(md, "At the largest size each kernel was timed on both (same ladder run).\n");
+        let _ = writeln!(md, "{}\n", of(&mut timings.iter()));
         let _ = writeln!(md, "| problem | kernel | size | 1 thread | 2 threads | speed-up |");
         let _ = writeln!(md, "|---|---|---|---|---|---|");
         for ((problem, kernel), (size, one, two)) in pairs {
@@ -266,6 +352,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
                 "Whole processes, wall clock from start to exit, medians of alternated runs; both print the \
                  same answer (the script checks). The programs are in `scripts/baselines/`.\n"
             );
+            let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 7), field(r, 8), field(r, 9), ""))));
             let _ = writeln!(md, "| problem | parameters | C++ program | C++ | gamecount | gamecount faster by |");
             let _ = writeln!(md, "|---|---|---|---|---|---|");
             for r in rows {
@@ -294,9 +381,23 @@ pub fn run(dir: &Path) -> Result<(), String> {
              below (`scripts/roofline.sh`), on the same thread count; ratio = measured median / bound. \
              The work models are stated with each row.\n"
         );
+        let used = bounds(&timings, &limits);
+        let _ = writeln!(
+            md,
+            "Times measured on {}; limits measured on {}.\n",
+            machines_and_commits(
+                used.iter().filter_map(|b| timing(&timings, b.problem, b.size, &b.kernel, b.threads)).map(|t| (
+                    t.machine.as_str(),
+                    t.date.as_str(),
+                    t.commit.as_str(),
+                    t.problem.as_str()
+                ))
+            ),
+            machines_and_commits(limits.iter().map(|l| (l.machine.as_str(), l.date.as_str(), l.commit.as_str(), "")))
+        );
         let _ = writeln!(md, "| problem | kernel | threads | size | measured | bound | ratio | work model |");
         let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
-        for bound in bounds(&timings, &limits) {
+        for bound in used {
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {} | {} | {} | {:.1}× | {} |",
@@ -316,6 +417,11 @@ pub fn run(dir: &Path) -> Result<(), String> {
     // 5. Machine limits.
     if !limits.is_empty() {
         let _ = writeln!(md, "## Machine limits (scripts/roofline.sh)\n");
+        let _ = writeln!(
+            md,
+            "{}\n",
+            provenance(limits.iter().map(|l| (l.machine.as_str(), l.date.as_str(), l.commit.as_str(), "")))
+        );
         let _ = writeln!(md, "| quantity | threads | value | how |");
         let _ = writeln!(md, "|---|---|---|---|");
         for l in &limits {
@@ -324,28 +430,102 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let _ = writeln!(md);
     }
 
-    // 6. The pre-release verification.
+    // 6. Every backend on one machine, and the AVX-512 runs on an Intel core.
+    backends(dir, &mut md);
+    avx512_intel(dir, &mut md);
+
+    // 7. The pre-release verification: its first line is the build header (version,
+    // SIMD level and features, cores), which names the machine.
     if let Ok(text) = std::fs::read_to_string(dir.join("verify-deep.txt")) {
         let summary = text.lines().find(|l| l.contains("passed,")).unwrap_or("no summary line");
         let took = text.lines().find(|l| l.starts_with("verify took")).unwrap_or("");
+        let header = text.lines().next().filter(|l| l.starts_with("gamecount ")).unwrap_or("not recorded");
         let _ = writeln!(md, "## Verification\n");
         let _ = writeln!(
             md,
             "`gamecount verify --deep` (brute force of the real games at the larger sizes): **{summary}**; {took}. \
+             The run's header: `{header}` (the file does not record the commit). \
              Full output: [verify-deep.txt](verify-deep.txt).\n"
         );
     }
 
-    // The last `cargo bench`, summarised by `gamecount-lab criterion`, then the notes
-    // written by hand (what the figures mean against each issue's targets).
-    for extra in ["criterion.md", "notes.md"] {
-        if let Ok(text) = std::fs::read_to_string(dir.join(extra)) {
-            md.push_str(&text);
-        }
+    // 8. The last `cargo bench`, as `gamecount-lab criterion` summarised it from
+    // criterion's records (it states its own machine and commits).
+    if let Ok(text) = std::fs::read_to_string(dir.join("criterion.md")) {
+        md.push_str(&text);
     }
     std::fs::write(dir.join("README.md"), md).map_err(|e| e.to_string())?;
     eprintln!("wrote {}", dir.join("README.md").display());
     Ok(())
+}
+
+/// The table of `backends.csv` (`scripts/backends.sh`): each instance on every backend
+/// of one CPU, side by side.
+fn backends(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("backends.csv")) else { return };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Every backend side by side (scripts/backends.sh)\n");
+    let _ = writeln!(
+        md,
+        "Fresh processes of the release binary, the backends alternated within each round, default kernels; \
+         compute time, median and fastest of the rounds.\n"
+    );
+    let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 8), field(r, 9), field(r, 10), ""))));
+    let _ = writeln!(md, "| instance | backend | threads | kernel | median | fastest | rounds | answer |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            seconds(&r[4]),
+            seconds(&r[5]),
+            r[6],
+            r[7]
+        );
+    }
+    let _ = writeln!(md);
+}
+
+/// The table of `avx512-intel.csv`: its `#` lines say what was run, on which CPU and
+/// which commit each build is; they are quoted as they stand.
+fn avx512_intel(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("avx512-intel.csv")) else { return };
+    let comments: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix('#')).map(str::trim).collect();
+    let rows: Vec<Vec<String>> =
+        text.lines().filter(|l| !l.starts_with('#')).skip(1).map(csv_split).filter(|r| r.len() >= 8).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## The AVX-512 backend on an Intel core (avx512-intel.csv)\n");
+    for comment in comments {
+        let _ = writeln!(md, "- {comment}");
+    }
+    let _ = writeln!(md, "\n| instance | build | backend | threads | rounds | median | fastest | slowest |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            seconds(&r[5]),
+            seconds(&r[6]),
+            seconds(&r[7])
+        );
+    }
+    let _ = writeln!(md);
 }
 
 /// One row of the distance table.

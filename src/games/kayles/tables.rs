@@ -5,9 +5,9 @@
 //!
 //! Why at compile time: none of them depends on the row length or the modulus, so they
 //! are constants of the game, and building them is work no solve needs to repeat. At run
-//! time the three took about 8 µs of a 98 µs solve at 1000 pins (CLI medians, alternated
-//! against this build: 98.0 against 90.1 µs), mostly cold code and
-//! cold data of a fresh process. The code is the run-time code (`const fn`s), which the
+//! time the three took about 8 µs of a 98 µs `solve kayles --pins 1000`, mostly cold
+//! code and data of a fresh process (`gamecount-lab ladder`, Zen 4; docs/design/
+//! kayles.md). The code is the run-time code (`const fn`s), which the
 //! tests also run at run time and compare with these tables; a Dawson period that fails
 //! its certificate stops the build.
 
@@ -68,7 +68,8 @@ const FORM: ([[i32; LANES16]; BUFFERS.0], [[i32; LANES16]; BUFFERS.1], usize, us
 const NUM: [[i32; LANES16]; BUFFERS.0] = FORM.0;
 const DEN: [[i32; LANES16]; BUFFERS.1] = FORM.1;
 
-/// The shared rational form of the 16 Dawson characters (recurrence order 86), as
+/// The shared rational form of the 16 Dawson characters (recurrence order 86, the
+/// largest order of the characters one by one; the bound is 88, see `rational.rs`), as
 /// [`RationalLanes::from_sign_rows`] gives it from [`SIGN_ROWS`].
 pub static DAWSON_RATIONAL: RationalLanes =
     RationalLanes { num: Cow::Borrowed(NUM.split_at(FORM.2).0), den: Cow::Borrowed(DEN.split_at(FORM.3).0) };

@@ -21,6 +21,14 @@ use crate::sched::Scheduler;
 /// coordinates `u32`; memory is checked separately.
 pub const MAX_LIMIT: u64 = 1_000_000;
 
+// At most one losing triple per pair `x <= y` (docs/theory/stones.md §8), each summing to
+// at most `3L`: the bound `StoneScan::sum` relies on, checked by the compiler at
+// `MAX_LIMIT` in `u128`.
+const _: () = {
+    let l = MAX_LIMIT as u128;
+    assert!(3 * l * (l + 1) * (l + 2) / 2 < u64::MAX as u128, "the stones sum must fit u64 at MAX_LIMIT");
+};
+
 /// Validated parameters: losing triples with `z <= limit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StonesParams {
@@ -71,25 +79,17 @@ variant_enum! {
 }
 
 /// From this limit on, with two or more threads, [`StonesKernel::DiagonalTiles`] is the
-/// default; below it the sequential [`StonesKernel::Diagonal`]. Measured on this 2-core
-/// machine on 2026-11-30 (after the tiles took the strips' search view): whole `solve`
-/// processes on 2 threads, alternated, medians of 21 (11 from 1500 on). At 1000 the
-/// strips win: 3.03 ms against 3.31 ms; starting the second worker costs more than it
-/// saves. From 1250 the tiles win: 4.64 against 5.51 ms, 6.99 against 8.65 ms at 1500,
-/// 11.3 against 16.1 ms at 2000; the ladder (results/timings.csv) has them twice as fast
-/// from 5000 on. Measured on the Zen 4 with AVX-512; the strips and the tiles search with
-/// the same windows on every backend (`keyscan::window`), so a backend speeds both up
-/// alike and the crossover is kept for all of them.
+/// default; below it the sequential [`StonesKernel::Diagonal`]: at 1000 starting the
+/// second worker costs a fresh process more than it saves, from 1250 the tiles win
+/// (`gamecount-lab ladder`, fresh `solve` processes on 2 threads, Zen 4; the figures are
+/// in docs/design/stones.md). The strips and the tiles search with the same windows on
+/// every backend (`keyscan::window`), so the crossover is kept for all of them.
 pub const TILES_FROM: u32 = 1250;
 
-/// On one thread the strips are the default up to here. They are 1–5% ahead of the
-/// tiles at 10^4 to 2·10^4: 1.14 against 1.18–1.21 s at 10^4 (the ladder of
-/// 2026-11-30), 3.08–3.36 against 3.20–3.35 s at 1.5·10^4 and 6.70–6.74 against
-/// 6.79–6.88 s at 2·10^4 (whole processes, alternated, three each). From 2.5·10^4,
-/// where the strips' rows no longer stay in the L2 cache, the two are level:
-/// 12.0–12.8 against 12.1–12.3 s, and 19.4–19.7 against 19.6–19.7 s at 3·10^4 (two
-/// each). Measured on the Zen 4 (1 MiB of L2 per core); see [`tiles_from_one_thread`]
-/// for other caches.
+/// On one thread the strips are the default up to here: 1–5% ahead of the tiles up to
+/// 2·10^4, level from 2.5·10^4, where the strips' rows no longer stay in the L2 cache
+/// (`gamecount-lab ladder`, fresh `solve` processes on 1 thread, Zen 4 with 1 MiB of L2
+/// per core; docs/design/stones.md). See [`tiles_from_one_thread`] for other caches.
 pub const TILES_FROM_ONE_THREAD: u32 = 25_000;
 
 /// The L2 cache of the machine [`TILES_FROM_ONE_THREAD`] was measured on.
@@ -284,15 +284,6 @@ mod tests {
         assert_eq!(with_l2(1 << 20), TILES_FROM_ONE_THREAD);
         assert_eq!(with_l2(512 << 10), TILES_FROM_ONE_THREAD / 2);
         assert_eq!(with_l2(1), TILES_FROM + 1);
-    }
-
-    #[test]
-    fn the_sum_fits_u64_at_the_largest_limit() {
-        // At most one losing triple per pair x <= y (docs/theory/stones.md §8), each
-        // summing to at most 3L: the bound StoneScan::sum relies on, checked at MAX_LIMIT
-        // in u128.
-        let l = MAX_LIMIT as u128;
-        assert!(3 * l * (l + 1) * (l + 2) / 2 < u64::MAX as u128);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //!
 //! | variant | file | what it does |
 //! |---|---|---|
-//! | `dp-scalar` | `scalar.rs` | the whole band, two rolling layers, `%` after every product: the reference |
+//! | `dp-scalar` | `scalar.rs` | the whole band, two rolling layers, `%` after every product: the reference and the plain variant |
 //! | `dp-simd` | `simd.rs` | half the band (`D_k(-s) = D_k(s)`), only the diamond that can still reach 0, phase-major `u32x16` rows (`phase_major.rs`), sums reduced by the cheapest exact strategy for the modulus (`lanes.rs`) |
 //! | `dp-parallel` | `parallel.rs` | `dp-simd` windows in ghost-zone tiles of many layers, one spinning barrier per tile (`Scheduler::lockstep`) |
 //!

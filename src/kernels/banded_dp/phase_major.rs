@@ -1,8 +1,7 @@
 //! A window of DP cells stored phase-major, so that every neighbour is an aligned vector.
 //!
 //! Stored plainly, the neighbours `s ± o` of sixteen cells `s..s+16` are unaligned
-//! 64-byte loads that split cache lines (4× slower on this machine, see
-//! `machine-limits.md`). Phase-major, a window of `16·rows` cells keeps cell
+//! 64-byte loads, most of which split cache lines. Phase-major, a window of `16·rows` cells keeps cell
 //! `lane·rows + j` in lane `lane` of row vector `j`:
 //!
 //! ```text

@@ -10,7 +10,9 @@
 //! | `closed-form` | `Q = (1 + x^3)(1 + x^5)`, so `F(n) = Σ_{3a+5b=4n} C(n,a)·C(n,b)` | two-coin stacks, any prime modulus (Lucas' theorem below `n`) |
 //! | `recurrence` | `Q·A' = n·Q'·A` for `A = Q^n` gives `a_k` from `a_{k-1..k-2R}` | any step set, a prime above `nR` |
 //!
-//! Both are exact residues; the family's check compares them with the DP reference.
+//! Both are exact residues. The family has no reference of its own: its check compares
+//! both with the oracle of [`crate::kernels::banded_dp`] (`dp-scalar`), and `recurrence`
+//! is the plain variant the benches measure `closed-form` against.
 
 pub mod check;
 pub mod closed_form;

@@ -7,7 +7,7 @@
 //! q_0·k·a_k = Σ_{e=1..2R} q_e·((n+1)·e - k)·a_{k-e},      a_0 = q_0^n
 //! ```
 //!
-//! (for the two-coin stacks `q_3 = q_5 = q_8 = q_0 = 1`, the issue's form). Each `a_k`
+//! (for the two-coin stacks `q_3 = q_5 = q_8 = q_0 = 1`, docs/theory/coins.md §8). Each `a_k`
 //! needs the `2R` before it (a ring buffer) and `(q_0·k)^-1`, which exists when
 //! `p > nR` and `q_0 ≢ 0`. The inverses come in blocks: one extended-Euclid inversion of
 //! the block's product, then two products per element walking back (Montgomery's trick).

@@ -162,8 +162,8 @@ crate::simd::multiversion! {
     /// backend, whose features the whole strip loop is compiled with), so that only the
     /// tables, the strip and the counts are live in the hot loop: with the sink, the
     /// progress bar and the strip loop around it, the loop ran out of registers and
-    /// reloaded spilled addresses beside its six window loads (warm, L = 1000, one
-    /// process alternating the two: 2.98 ms before, 2.86 ms after).
+    /// reloaded spilled addresses beside its six window loads, about 4% slower
+    /// (`cargo bench --bench keyscan`, `diagonal`).
     fn scan_strip(
         mode: impl StripMode,
         tables: &mut LineTables,
@@ -264,14 +264,67 @@ mod tests {
         }
     }
 
-    /// At `L = 1000` the scan settles what a separate model of it (a Python replay of the
-    /// strip order with the same reads of `f_x`, results/notes.md stop 29) counted:
-    /// 76 377 pairs, 29 583 of them below the tail.
+    /// The scan's counts against a replay of its order built from the losing triples
+    /// of the `naive` reference alone: in each strip, the pairs by anti-diagonal; a
+    /// losing triple `(x, y, z)` sets bit `z - y` of row `x` of `k2t`, `z - x` of row `y`
+    /// and `y - x` of row `z` once its anti-diagonal is done; `f_x` (the least clear bit)
+    /// is read for every pile when the strip starts and for pile `64 s + t mod 64` before
+    /// anti-diagonal `t`; an open pair is settled when `t >= L + x + 1 - f_x` for the last
+    /// `f_x` read (`exhausted.rs`), and searched otherwise, in the tail window when
+    /// `y >= tail_start(L)`. Every backend must count the same.
     #[test]
-    fn the_scan_settles_what_the_model_counts() {
-        for simd in Simd::available() {
-            let (_, searches) = count_searches_on(1000, simd);
-            assert_eq!(searches, Searches { wide: 149_894, tail: 33_860, settled: 76_377 }, "{simd}");
+    fn the_scan_settles_what_a_replay_counts() {
+        for limit in [0u32, 100, 447, 1000] {
+            let side = limit as usize + 1;
+            let mut closed = vec![false; side * side];
+            let mut triples = Vec::new();
+            KeyscanVariant::Naive.run(limit, &Scheduler::sequential(), &mut |x, y, z| {
+                triples.push([x, y, z]);
+                for (a, b) in [(y, z), (x, z)] {
+                    if (a, b) != (x, y) {
+                        closed[a as usize * side + b as usize] = true;
+                    }
+                }
+            });
+            // The marks of each strip's anti-diagonals, in the scan's order.
+            triples.sort_by_key(|&[x, y, _]| (x / 64, x + y));
+            let mut marks = triples.iter().peekable();
+            let mut k2t = vec![vec![false; side]; side];
+            let least_clear = |row: &[bool]| row.iter().position(|&bit| !bit).unwrap_or(side) as u32;
+            let mut expected = Searches::default();
+            for s in 0..=limit / 64 {
+                let (x_lo, x_hi) = (64 * s, (64 * s + 63).min(limit));
+                let mut floor: Vec<u32> = (x_lo..=x_hi).map(|x| least_clear(&k2t[x as usize])).collect();
+                for t in 2 * x_lo..=x_hi + limit {
+                    let i = (t & 63) as usize;
+                    if i < floor.len() {
+                        floor[i] = least_clear(&k2t[x_lo as usize + i]);
+                    }
+                    for x in x_lo.max(t.saturating_sub(limit))..=x_hi.min(t / 2) {
+                        let y = t - x;
+                        if closed[x as usize * side + y as usize] {
+                            continue;
+                        }
+                        if t >= limit + x + 1 - floor[(x - x_lo) as usize] {
+                            expected.settled += 1;
+                        } else if y >= tail_start(limit) {
+                            expected.tail += 1;
+                        } else {
+                            expected.wide += 1;
+                        }
+                    }
+                    while let Some(&[x, y, z]) = marks.next_if(|&&[x, y, _]| x / 64 == s && x + y == t) {
+                        for (row, bit) in [(x, z - y), (y, z - x), (z, y - x)] {
+                            k2t[row as usize][bit as usize] = true;
+                        }
+                    }
+                }
+            }
+            assert!(marks.next().is_none(), "L={limit}: every triple marked");
+            for simd in Simd::available() {
+                let (_, searches) = count_searches_on(limit, simd);
+                assert_eq!(searches, expected, "L={limit} on {simd}");
+            }
         }
     }
 }

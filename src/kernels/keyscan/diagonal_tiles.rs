@@ -32,17 +32,16 @@
 //! # Tile size
 //!
 //! `2^6 = 64`: one open-flag word per anti-diagonal and block, and at `L = 1000` sixteen
-//! blocks, 136 tiles of about 25 µs, whose longest chain (31 tiles) is well below half
-//! the work.
+//! blocks, 136 tiles, whose longest chain (31 tiles) is well below half the work.
+//! Smaller tiles were slower (docs/design/stones.md).
 //!
 //! # Cost
 //!
 //! On one thread the tiles cost about a third more than the strips of `diagonal.rs`
-//! (warm, L = 1000, 2026-11-30: 3.2–3.3 ms against 2.4–2.5 ms), and two threads take
-//! 1.83–1.88 ms. The loops around the work account for little of the difference (0.13
-//! ms against 0.04 ms with every pair closed); it lies in the searches and the marks:
-//! the deferred transposed `K2` marks, the marks' addressing across four blocks, and a
-//! search loop with more values live (see results/notes.md, stop 18).
+//! (`cargo bench --bench keyscan`, `keyscan-threads`: `diagonal-tiles-1t` against
+//! `diagonal`). The difference lies in the searches and the marks, not the loops around
+//! them: the deferred transposed `K2` marks, the marks' addressing across four blocks,
+//! and a search loop with more values live (docs/design/stones.md).
 
 use super::StoneScan;
 use super::exhausted::{ExhaustedPiles, first_clear};
@@ -197,9 +196,8 @@ impl Held<'_> {
 /// Out of line (the entry point of the view's backend, compiled with its features):
 /// inlined into the tile loop, the search loop kept more values live than there are
 /// registers and reloaded eleven of them from the stack beside its six window loads; here
-/// it reloads five. Warm runs at `L = 1000`, 101 a process, the builds alternated five
-/// times: 3.17–3.30 ms against 3.29–3.37 ms inlined on one thread, and 1.83–1.88 ms
-/// against 1.88–1.95 ms on two.
+/// it reloads five, a few per cent faster (`cargo bench --bench keyscan`,
+/// `keyscan-threads`).
 #[inline(never)]
 fn search_view(view: &DiagonalGroups<'_>, open: u64, tail: u64, found: &mut [(u32, u32); 64], count: usize) -> usize {
     search_view_on(view.simd(), view, open, tail, found, count)
@@ -306,9 +304,8 @@ fn scan_tile(
             // difference group, placed in block k and in block k - 1 (group index base +
             // (difference - first difference of the block) * g, wrapping), is only a base.
             // A single view that picked the block for each pair cost a comparison and two
-            // selects per search, and registers: 3.38–3.46 ms against 3.34–3.37 ms with
-            // two views on one thread, 1.91–1.93 ms against 1.88 ms on two (warm, L = 1000,
-            // builds alternated five times).
+            // selects per search, and registers: 1–3% slower (`cargo bench --bench
+            // keyscan`, `keyscan-threads`).
             let pile_y = held.pile_y.as_deref().unwrap_or(pile_x);
             let (x_at, y_at) = (group_x(x_first), group_y(d - x_first));
             let from_k = ((d - 2 * x_first) as usize).wrapping_sub(first_d as usize).wrapping_mul(g);

@@ -10,18 +10,16 @@
 //! so is every later pair `(x, y' > y)`. Pile `x` is *exhausted* from anti-diagonal
 //! `t = L + x + 1 - f_x` on (`t - x + f_x > L`).
 //!
-//! How much it settles (a model of the strip scan, counted; results/notes.md, stop 29):
-//! at `L = 1000`, 76 377 of the 139 071 open pairs without a partner, at `L = 3000`
-//! 715 137 of 1 244 274, most of which would read several windows. Of the other five
-//! rows only `k3[y - x]` often blocks a whole range alone (25 321 pairs at 1000, most of
-//! them in the tail, where a search is cheap), but its threshold belongs to the pair's
-//! difference, not to a pile of the strip; the other four, fewer than 400 each. The
-//! scan of `diagonal.rs` settles exactly these counts, and in debug builds checks that
-//! every pair it settles fails its search.
+//! How much it settles: at `L = 1000`, 76 377 of the 139 071 open pairs without a
+//! partner, at `L = 3000` 715 137 of 1 244 274, most of which would read several
+//! windows. Of the other five rows only `k3[y - x]` often blocks a whole range alone,
+//! but its threshold belongs to the pair's difference, not to a pile of the strip. In
+//! debug builds the scan checks that every pair it settles fails its search.
 //!
-//! What it buys (results/notes.md, stop 29): at `L = 1000` on one thread about 10% of
-//! the scan (2.53 -> 2.28 ms warm); at `10^4` and beyond, where a failing search reads
-//! every window up to `L`, about a third (`3·10^4` on two threads: 10.2 -> 6.8 s).
+//! What it buys: about 10% of the one-thread scan at `L = 1000` (`cargo bench --bench
+//! keyscan`, `diagonal`), about a third at `3·10^4`, where a failing search reads every
+//! window up to `L` (`scripts/bench.sh --problem stones`). The figures and the variants
+//! rejected are in docs/design/stones.md.
 //!
 //! The same `f_x` bounds every partner from below, `z >= y + f_x`: a search that finds
 //! nothing in its first window continues from there instead of from the next word
@@ -34,11 +32,10 @@
 //! A value read earlier is never larger than the current one, so it settles fewer pairs,
 //! never a wrong one, and a pile is seen exhausted at most 64 anti-diagonals late. That
 //! costs one read per anti-diagonal. Following the marks instead (checking, after each
-//! losing triple, whether its mark in row `x` took `f_x`) cost a comparison per triple
-//! and a read per change, about as much as the searches it saved at `L = 1000`, and
-//! settled fewer pairs (74 169: it misses the marks of rows `y` and `z`); the reads in
-//! turn made the scan 10% faster there on one thread (2.53 -> 2.28 ms warm), 7% at
-//! 3000. Reading more piles per anti-diagonal settles little more (two: 78 793).
+//! losing triple, whether its mark in row `x` took `f_x`) costs a comparison per triple,
+//! and settles fewer pairs, since it misses the marks of rows `y` and `z`: the reads are
+//! about 10% faster at `L = 1000` (`cargo bench --bench keyscan`, `diagonal`). Reading
+//! more piles per anti-diagonal settles little more.
 
 /// The least `b >= from` whose bit is clear in `row` (bit `b` in word `b / 64`), or
 /// `limit + 1` when the bits `from..=limit` are all set.

@@ -14,7 +14,7 @@
 //!
 //! | variant | file | what it does |
 //! |---|---|---|
-//! | `naive` | `naive.rs` | the plain scan (docs/theory/stones.md §5): seven byte-table look-ups per triple, `O(L^3)`; the reference |
+//! | `naive` | `naive.rs` | the plain scan (docs/theory/stones.md §5): seven byte-table look-ups per triple, `O(L^3)`; the reference and the plain variant |
 //! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step, in vector blocks of the SIMD backend (`simd::words::Block`) |
 //! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |

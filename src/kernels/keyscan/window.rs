@@ -41,8 +41,8 @@
 //! after the funnel shift, can only name a `z` above `L`, which means "no partner" as
 //! the exact value would). On this Zen 4, whose 512-bit operations take two 256-bit
 //! slots, that halves the work of these pairs: at `L = 1000` they are the third of the
-//! open pairs with `y >= 832`, most of them without a partner, and the scan gets 5%
-//! faster (warm, one process alternating the two scans: 2.94 -> 2.77 ms).
+//! open pairs with `y >= 832`, most of them without a partner, and the scan is about 5%
+//! faster for it (`cargo bench --bench keyscan`, `diagonal`).
 //!
 //! # Which bits a losing triple marks
 //!
@@ -74,7 +74,8 @@ pub struct LineTables {
     ///
     /// One allocation, so that a fresh process pays for one fresh huge page, not two: with
     /// the flags (75 KiB at `L = 1000`) in a buffer of their own, the allocator put them on
-    /// a page of their own, and clearing it cost about 0.1 ms of a 2.3 ms `solve`.
+    /// a page of their own, about 0.1 ms of a fresh `solve stones --limit 1000`
+    /// (`gamecount-lab ladder`; the first-touch rows of `gamecount-lab roofline`).
     words: Vec<u64>,
     /// Word index of pile group 0 and of difference group 0, both line-aligned.
     pile_base: usize,
@@ -259,10 +260,9 @@ impl LineTables {
     /// In the order they are written: first the words the triple's search did not read,
     /// which are the likeliest to be missing from L1 (the transposed `K2(y-x, z)` in the
     /// group of `z`, and the flags, the one of `(y, z)` often in another strip), so that
-    /// their misses overlap the other marks instead of coming last. Warm, `L = 1000`, one
-    /// thread, example binaries alternated (11 processes of 201 runs each): 1.98–2.03 ->
-    /// 1.94–1.99 ms; fresh `solve`, 31 alternated: 2.24 -> 2.19 ms. Other orders (the
-    /// flag of `(y, z)` first, or the flag of `(x, z)` last) were slower than this one.
+    /// their misses overlap the other marks instead of coming last: about 2% faster at
+    /// `L = 1000` (`cargo bench --bench keyscan`, `diagonal`); the other orders tried
+    /// were slower (docs/design/stones.md).
     ///
     /// Why the indexes are in bounds: `x`, `y`, `z` and `y - x`, `z - y`, `z - x` are at
     /// most `L`, so each group index is that of one of the `L + 1` groups of its table,
@@ -304,21 +304,14 @@ fn not_a_triple(x: u32, y: u32, z: u32, limit: u32) -> ! {
 /// Waits until the marks just made have left the store buffer, before the next
 /// anti-diagonal's searches read the words they wrote.
 ///
-/// A search reads 64-byte windows; a mark writes one word. A wide load over a narrow
-/// store still in the store buffer cannot take its data from there, and the searches
-/// that follow a pass of marks issue their loads before those stores are done. One
-/// locked instruction per anti-diagonal (what a sequentially consistent fence compiles to
-/// where `mfence` is slow: `lock or` on the stack for this Zen 4) costs less than what it
-/// avoids. At `L = 1000`, one thread: criterion 2.51–2.57 ms with it against 2.63–2.66
-/// ms without (the two bench binaries alternated, three runs each); a copy of the strip
-/// loop alternating the variants in one process, 301 rounds, three times: 2.63–2.72 ms
-/// against 2.68–2.79 ms, and 2.86–2.98 ms with an explicit `mfence` instead. These were
-/// measured before [`DiagonalGroups`]; with it, in an hour when the host ran slow, the
-/// loop copy showed no difference either way (three runs, each within 2%). No gain
-/// measurable, within the noise, on the tiles of `diagonal_tiles.rs`, which call it too
-/// (the same two passes).
-/// It is not there for ordering between threads: the tiles hand their blocks over under
-/// mutexes, which order their words anyway.
+/// A search reads 64-byte windows; a mark writes one word, and a wide load cannot take
+/// its data from a narrow store still in the store buffer. The fence (one locked
+/// instruction per anti-diagonal on x86) paid about 4% when it came in (`cargo bench
+/// --bench keyscan`, `diagonal/1000`); since [`DiagonalGroups`] the scan is level with
+/// and without it. It stays because it costs nothing measurable either, and the stall
+/// it avoids belongs to the core: it was measured on the Zen 4 only (docs/design/
+/// stones.md). It is not there for ordering between threads: the tiles hand their
+/// blocks over under mutexes, which order their words anyway.
 #[inline(always)]
 pub fn settle_marks() {
     std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
@@ -411,10 +404,8 @@ impl PairSource for LineTables {
 /// `i` groups after that pair's, its `y` group `i` before, its difference group `2i`
 /// before. One product per pair instead of three, and fewer values live in the search
 /// loop: with [`LineTables`] as the source, the compiled loop reloaded seven loop
-/// invariants from the stack beside its six window loads, with this view three (`L =
-/// 1000`, a copy of the strip loop alternating the two sources in one process, 301
-/// rounds, three times: 3.06 -> 2.88 ms when the host ran fast, 4.0 -> 3.9 ms when it
-/// ran slow).
+/// invariants from the stack beside its six window loads, with this view three; about
+/// 5% faster at `L = 1000` (`cargo bench --bench keyscan`, `diagonal`).
 ///
 /// The three kinds of groups may lie in three buffers: the tiles of `diagonal_tiles.rs`
 /// hold their pile and difference blocks as separate allocations. All the pairs searched
@@ -534,8 +525,8 @@ impl PairSource for DiagonalGroups<'_> {
 /// reaches past `L` (most of the pairs that have none), the answer is a coin toss, and
 /// the only branch left is the rare continuation (`y` more than seven words below `L`
 /// and no partner there: 1.4% of the open pairs at `L = 1000`), which its `y` predicts.
-/// Warm, `L = 1000`, one thread (example binaries alternated, p10 of 201 runs): 2.22 ->
-/// 2.13 ms, with the unchecked `found` slot of [`search_pairs`].
+/// With the unchecked `found` slot of [`search_pairs`], about 4% faster at `L = 1000`
+/// (`cargo bench --bench keyscan`, `diagonal`).
 #[inline(always)]
 pub fn partner<B: Words>(tables: &impl PairSource, x: u32, y: u32) -> u32 {
     let next = (y as usize >> 6) + WINDOW_WORDS;
@@ -561,8 +552,8 @@ pub fn partner_tail<B: Words>(tables: &impl PairSource, x: u32, y: u32) -> u32 {
 /// without the features would call each vector operation out of line).
 ///
 /// Not marked `#[cold]`: rare at `L = 1000` (1.4% of the open pairs), it is 40% of a
-/// one-thread run at `10^4`. Without the hint the scans ran as with it (alternated CLI
-/// runs, one thread: 2.95 against 3.03 ms at 1000, 218.9 against 218.0 ms at 5000).
+/// one-thread run at `10^4`, and the hint changed nothing measurable
+/// (`scripts/bench.sh --problem stones`).
 #[inline(never)]
 fn partner_from(tables: &impl PairSource, x: u32, y: u32, w: usize) -> u32 {
     partner_from_on(tables.simd(), tables, x, y, w)

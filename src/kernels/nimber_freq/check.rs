@@ -1,5 +1,5 @@
 //! The one cross-check for every frequency variant: against the exact direct formula
-//! for every `N <= 60`, against the linear reference for sizes around the lane kernel's
+//! for every `N <= 60`, against the plain `linear` variant for sizes around the lane kernel's
 //! threshold and chunk boundaries (under the largest prime, the Project Euler prime and
 //! the smallest prime above `N`), and the checksum `Σ_v F_N(v) = 2^N` for larger `N`.
 
@@ -26,7 +26,7 @@ pub const BOUNDARY_SIZES: [usize; 12] = [
 ];
 
 /// Compares `variant` with [`nimber_freq_direct`] for `1 <= n <= 60` under several primes
-/// (padding `out` past `n` with garbage first), with the linear reference at
+/// (padding `out` past `n` with garbage first), with the plain `linear` variant at
 /// [`BOUNDARY_SIZES`], then checks the checksum for the sizes in `large_sizes`; all of
 /// it on every SIMD backend this CPU has.
 pub fn check_variant(variant: NimberFreqVariant, large_sizes: &[usize], sched: &Scheduler) -> Result<(), String> {

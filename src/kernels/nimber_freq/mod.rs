@@ -11,8 +11,11 @@
 //! The binomial tails are what make this quadratic if summed for each `v`; the linear
 //! variant carries them from one `k` to the next (docs/theory/cards.md §8).
 //!
-//! Variants (see [`NimberFreqVariant`]): `linear`, the reference, full factorial tables
-//! and `u64` remainders; `lanes`, sixteen lanes each walking its own run of `k` with
+//! The reference (the tests' oracle) is [`nimber_freq_direct`], the closed form term by
+//! term in exact integers, O(N²), for small `N`. Variants (see [`NimberFreqVariant`]):
+//! `linear`, the plain variant, full factorial tables and `u64` remainders, against
+//! which the other variants are also checked at large `N`; `lanes`, sixteen lanes each
+//! walking its own run of `k` with
 //! factorial tables built chunk by chunk in Montgomery arithmetic ([`lanes`] explains
 //! the layout); `parallel`, the chunks of `lanes` on the scheduler's threads.
 
@@ -33,7 +36,7 @@ use crate::sched::Scheduler;
 variant_enum! {
     /// The frequency implementations.
     pub enum NimberFreqVariant {
-        /// The tail recurrence over factorial tables, O(N): the reference.
+        /// The tail recurrence over factorial tables, O(N): the plain variant.
         Linear => "linear",
         /// Sixteen lanes, factorial tables per chunk, one thread.
         Lanes => "lanes",

@@ -13,8 +13,9 @@
 //! uses the same root (the roots are stored in bit-reversed order), so the traversal
 //! ([`traversal`]) is exactly the Walsh–Hadamard one with a multiplication added.
 //!
-//! Variants ([`NttVariant`]): `reference`, the schoolbook product in `u128` (the oracle);
-//! `radix2`, the transforms above with scalar Montgomery arithmetic.
+//! Variants ([`NttVariant`]): `reference`, the schoolbook product in `u128` (the oracle,
+//! and the plain variant of the bench); `radix2`, the transforms above with scalar
+//! Montgomery arithmetic.
 
 pub mod check;
 pub mod crt;

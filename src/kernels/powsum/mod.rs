@@ -10,8 +10,9 @@
 //! `x^e·R^-(e-1)`, and one scalar product by [`plain_power_correction`] fixes the whole
 //! sum, saving one product per value.
 //!
-//! Variants (see [`PowsumVariant`]): `scalar`, the reference, `u128` remainders;
-//! `montgomery`, scalar Montgomery products, the baseline of the speed target; `simd`,
+//! Variants (see [`PowsumVariant`]): `scalar`, the reference (the tests' oracle), `u128`
+//! remainders; `montgomery`, scalar Montgomery products, the plain variant the benches
+//! measure against; `simd`,
 //! sixteen lanes per vector and as many vectors per exponent loop as the backend's
 //! registers hold; `parallel`, `simd` over chunks on the scheduler's threads.
 

@@ -7,8 +7,8 @@ use crate::simd::mont::{Block, Mont};
 
 /// The group sizes a backend may ask for ([`Mont::POW_GROUP`]): vectors powered together.
 /// A Montgomery product is a chain of three dependent multiplies (about 15 cycles of
-/// latency) but issues in a few cycles, so several independent vectors must be in
-/// flight; how many fit beside their bases depends on the register file (8 with
+/// latency) but occupies its ports for only a few, so several independent vectors must
+/// be in flight; how many fit beside their bases depends on the register file (8 with
 /// AVX-512's 32 registers, 4 with AVX2's 16).
 pub const GROUPS: [usize; 3] = [2, 4, 8];
 

@@ -5,7 +5,7 @@
 //! Plain algorithm (one character, modulo `N = M'/2`), as in [`super::catalan`]:
 //!
 //! ```text
-//! x_k = num_k - Σ_{1<=i<=d} den_i·x_{k-i}                         (d = deg den ≈ 88)
+//! x_k = num_k - Σ_{1<=i<=d} den_i·x_{k-i}              (d = deg den: 86 for Dawson's signs)
 //! T_k = x_k - C_k,   C_k = Σ_{0<i<k} T_i·T_{k-i} = 2·Σ_{0<i<k/2} T_i·T_{k-i} + [k even]·T_{k/2}^2
 //! ```
 //!

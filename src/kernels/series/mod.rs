@@ -25,7 +25,8 @@
 //!   their period in `u` both `E·(1-u^P)` and `Ô·(1-u^P)` are polynomials `A`, `B`, and
 //!   `x = A·(1-u^P) / ((1-u^P-A)^2 - u·B^2)`, a quotient of two integer polynomials of
 //!   degree below 100: its coefficients follow a linear recurrence ([`rational`]).
-//! * `catalan-scalar`: the recurrence for `T` in `u128` modulo `M'/2`, O(m^2/4).
+//! * `catalan-scalar`: the recurrence for `T` in `u128` modulo `M'/2`, O(m^2/4): the
+//!   plain variant the benches measure against (`reference` is the tests' oracle).
 //! * `catalan`: the same modulo each factor of `M'/2 = 2^k·q` ([`crate::arith::split`]): wrapping
 //!   machine arithmetic for `2^k`, lazily reduced `u64` lanes for the odd `q`; the
 //!   convolution as vectorised dot products. O(m^2/4).

@@ -5,11 +5,12 @@
 //! differ in one bit. Inputs and outputs are residues in `[0, p)`, in natural order;
 //! the transform is its own inverse up to the factor `L`.
 //!
-//! Variants (see [`WhtVariant`]): `scalar`, one level at a time, the reference; `simd`,
-//! one level at a time with sixteen butterflies per instruction; `tiled`, levels grouped
-//! into passes that each fit a cache ([`tiled`] explains the plan); `parallel`, `tiled`
-//! on the scheduler's threads. The oracle for tests is [`reference::wht_reference`], the
-//! Hadamard matrix product straight from the definition.
+//! The reference (the tests' oracle) is [`reference::wht_reference`], the Hadamard
+//! matrix product straight from the definition, O(L²). Variants (see [`WhtVariant`]):
+//! `scalar`, one level at a time, the plain variant the benches measure against;
+//! `simd`, one level at a time with sixteen butterflies per instruction; `tiled`, levels
+//! grouped into passes that each fit a cache ([`tiled`] explains the plan); `parallel`,
+//! `tiled` on the scheduler's threads.
 
 pub mod butterflies;
 pub mod check;
@@ -31,7 +32,7 @@ use crate::sched::Scheduler;
 variant_enum! {
     /// The Walsh–Hadamard transform implementations.
     pub enum WhtVariant {
-        /// Level by level over the whole array: the reference.
+        /// Level by level over the whole array: the plain variant.
         Scalar => "scalar",
         /// Level by level, sixteen lanes per butterfly, one thread.
         Simd => "simd",

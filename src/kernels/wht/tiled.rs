@@ -26,22 +26,17 @@
 //! applies levels 16–20 to the region while the L3 cache still holds it; one stream pass
 //! applies levels 21–23 to eight rows at a time. Both passes move the whole array
 //! through memory in long sequential runs, which the hardware prefetchers keep ahead of.
-//! Measured at 2^24 (Zen 4 VM, 2026-11-29, criterion medians of five runs, `cargo bench
-//! --bench wht`), 4 KiB pages / 2 MiB pages: one thread 16.1–17.2 / 14.4–15.4 ms (with
-//! 2 MiB pages the local pass about 10.6 and the stream pass about 3.7); two threads
-//! 9.3–10.8 / 8.1–8.5 ms (local pass 5.9–6.7, stream pass about 2.4), against 4.3–5.4 /
-//! 3.8–4.9 ms for `stream-x2`, two plain read+write passes over the array on the same
-//! threads: 1.7–2.25× that bound, typically 1.9× / 2.0×. The local pass is compute-bound
-//! and scales 1.8× with two threads; the stream pass is memory-bound, as fast as one
-//! `stream-x2` pass. Two threads scale like this only with the workers pinned to their
-//! own cores (`crate::sched`): unpinned, half the runs had both workers share one core
-//! for most of the local pass, 12–15 ms instead of 8.2 (parallel 14.4 / 10.1 ms median).
+//! On two threads `parallel` runs within about 2× of `stream-x2`, two plain read+write
+//! passes over the same array (`cargo bench --bench wht`, 2^24): the local pass is
+//! compute-bound and scales 1.8× with two threads, the stream pass is memory-bound, as
+//! fast as one `stream-x2` pass. Two threads scale like this only with the workers
+//! pinned to their own cores (`crate::sched`).
 //!
-//! Why not a column pass for the top levels: the previous design did levels 16–23 on
-//! tiles of 256 rows, each row 256 KiB from the next. Such a gather cannot run ahead
-//! (the rows share the same cache sets, and each row's 1 KiB piece is too short for the
-//! prefetchers), so it waited on memory for two thirds of its time: 12 ms on one thread
-//! for the pass, against about 2.5 ms for a sequential read and write of the array.
+//! Why not a column pass for the top levels, as before: levels 16–23 on tiles of 256
+//! rows, each 256 KiB from the next, form a gather that cannot run ahead (the rows share
+//! cache sets, and each row's 1 KiB piece is too short for the prefetchers); it waited
+//! on memory for two thirds of its time, about five times a sequential read and write of
+//! the array (`cargo bench --bench wht`; figures in docs/design/cards.md).
 //!
 //! The same code runs on one thread (`tiled`) or on the scheduler's threads
 //! (`parallel`): a pass is a list of independent jobs (regions, or bands of columns of
@@ -134,10 +129,10 @@ impl Tiling {
         Tiling::for_caches(&Caches::detect())
     }
 
-    /// The tiles for caches of these sizes. Measured on Zen 4 (32 KiB L1d and 1 MiB L2
-    /// per core, 32 MiB L3 shared), where the rules below give 8 KiB, 256 KiB and 8 MiB:
-    /// sub-blocks of a quarter of the L1 leave most of it to the block being streamed in
-    /// (2–3% faster than half, a sixteenth no better); blocks of a quarter of the L2
+    /// The tiles for caches of these sizes. Chosen on the Zen 4 (32 KiB L1d and 1 MiB L2
+    /// per core, 32 MiB L3 shared; `cargo bench --bench wht`), where the rules below give
+    /// 8 KiB, 256 KiB and 8 MiB: sub-blocks of a quarter of the L1 leave most of it to
+    /// the block being streamed in (2–3% faster than half); blocks of a quarter of the L2
     /// leave room for what the prefetchers bring in next; regions of a quarter of the L3
     /// let two threads keep theirs in it together with room to spare; 4 MiB stream jobs
     /// make 16 jobs at 2^24, several per thread. Each size is rounded down to a power of
@@ -146,10 +141,9 @@ impl Tiling {
     /// The in-vector levels, which cost about twice an ordinary level, go to the two
     /// sweeps that wait on memory rather than on arithmetic: levels 0–1 to the first
     /// sweep over each region (it streams the region from the L3), levels 2–3 to the
-    /// stream pass (it streams the array from memory). At 2^24 on Zen 4, 101 alternating
-    /// runs on a busy machine, first decile: 15.3 ms on one thread and 9.1 ms on two,
-    /// against 15.6 and 9.5 with all four in the stream pass, and 16.4 and 11+ with all
-    /// four in the compute-bound sub-block sweep.
+    /// stream pass (it streams the array from memory): 2–4% faster at 2^24 than all four
+    /// in the stream pass, 7–17% than all four in the compute-bound sub-block sweep
+    /// (`cargo bench --bench wht`, `tiled` and `parallel`; docs/design/cards.md).
     pub const fn for_caches(caches: &Caches) -> Tiling {
         // log2 of a quarter of `bytes`, in 4-byte elements.
         const fn quarter_log(bytes: usize) -> u32 {
