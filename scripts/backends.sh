@@ -2,21 +2,30 @@
 # Times each Project Euler instance on every SIMD backend this CPU has, side by side:
 # fresh `gamecount solve … --json` processes, the backends alternated within each round
 # so that all of them see the same machine, and the median of the compute time the
-# binary reports (`seconds`). Writes results/backends.csv; every row names the CPU.
+# binary reports (`seconds`). Then measures the machine's limits, the vector rates on
+# every backend (`gamecount-lab roofline`), so that the report can set each time against
+# its bound on its backend. Writes results/backends/MACHINE.csv and
+# MACHINE.roofline.csv, MACHINE naming the CPU (model name, family and model); every
+# row names the CPU too.
 #
 #   scripts/backends.sh              # 2 threads, 11 rounds
 #   ROUNDS=21 THREADS=1 scripts/backends.sh
+#   NO_ROOFLINE=1 scripts/backends.sh   # the times only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin gamecount
+cargo build --release --quiet --bins
 bin=target/release/gamecount
 rounds=${ROUNDS:-11}
 threads=${THREADS:-2}
-out=${OUT:-results/backends.csv}
+family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+model=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/([^)]*)//g' | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')
+machine="$machine-f${family}m${model}"
+out=${OUT:-results/backends/$machine.csv}
 mkdir -p "$(dirname "$out")"
 
 levels=$($bin kernels | sed -n 's/^simd: .*(this CPU runs: \(.*\))$/\1/p' | tr -d ',')
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(lscpu | grep -o 'avx512[a-z_0-9]*\|avx2' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $family model $model ($(lscpu | grep -o 'avx512[a-z_0-9]*\|avx2' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 instances=(
@@ -49,3 +58,7 @@ for instance in "${instances[@]}"; do
   done
   unset times answers kernels
 done
+
+if [ -z "${NO_ROOFLINE:-}" ]; then
+  target/release/gamecount-lab roofline --out "${out%.csv}.roofline.csv"
+fi

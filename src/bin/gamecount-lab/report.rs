@@ -459,39 +459,82 @@ pub fn run(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The table of `backends.csv` (`scripts/backends.sh`): each instance on every backend
-/// of one CPU, side by side.
+/// The tables of `backends/` (`scripts/backends.sh`), one per machine: each instance on
+/// every backend of that CPU, side by side, against its bound on that backend from the
+/// machine's own limits (`MACHINE.roofline.csv`, whose vector rates are measured per
+/// backend) where there are both a model and a limit.
 fn backends(dir: &Path, md: &mut String) {
-    let Ok(text) = std::fs::read_to_string(dir.join("backends.csv")) else { return };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
-    if rows.is_empty() {
-        return;
+    let Ok(entries) = std::fs::read_dir(dir.join("backends")) else { return };
+    let mut machines: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv") && !p.to_string_lossy().ends_with(".roofline.csv"))
+        .collect();
+    machines.sort();
+    let mut heading = false;
+    for path in machines {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        if !heading {
+            heading = true;
+            let _ = writeln!(md, "## Every backend side by side, against its bound (scripts/backends.sh)
+");
+            let _ = writeln!(
+                md,
+                "Fresh processes of the release binary, the backends alternated within each round, default \
+                 kernels; compute time, median and fastest of the rounds. The bound is the model of the \
+                 distance table above, priced at this machine's limits on that backend (its vector rates are \
+                 measured per backend, `gamecount-lab roofline`); ratio = median / bound.\n"
+            );
+        }
+        let stem = path.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let limits = read_limits(&path.with_file_name(format!("{stem}.roofline.csv")));
+        let _ = writeln!(md, "### {stem}\n");
+        let _ = writeln!(md, "{}", provenance(rows.iter().map(|r| (field(r, 8), field(r, 9), field(r, 10), ""))));
+        if limits.is_empty() {
+            let _ = writeln!(md, "\nNo machine limits were measured with these runs: no bounds.");
+        } else {
+            let lim = limits.first().expect("not empty");
+            let _ = writeln!(md, "\nLimits: `{stem}.roofline.csv`, {} at {}.", lim.date, lim.commit);
+        }
+        let _ = writeln!(md, "\n| instance | backend | threads | kernel | median | fastest | bound | ratio | answer |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+        let mut stones = None;
+        for r in &rows {
+            let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+            let problem = r[0].split_whitespace().next().unwrap_or("");
+            let threads: usize = r[2].parse().unwrap_or(1);
+            let lim = |quantity: &str, threads: usize| limit_on(&limits, quantity, threads, &r[1]);
+            let bound = instance_bound(problem, &r[3], threads, &lim, &mut stones).map(|(b, _)| b);
+            let ratio = bound.zip(r[4].parse::<f64>().ok()).map_or("–".into(), |(b, m)| format!("{:.1}×", m / b));
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} | {ratio} | {} |",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                seconds(&r[4]),
+                seconds(&r[5]),
+                bound.map_or("–".into(), fmt_seconds),
+                r[7]
+            );
+        }
+        let _ = writeln!(md);
     }
-    let _ = writeln!(md, "## Every backend side by side (scripts/backends.sh)\n");
-    let _ = writeln!(
-        md,
-        "Fresh processes of the release binary, the backends alternated within each round, default kernels; \
-         compute time, median and fastest of the rounds.\n"
-    );
-    let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 8), field(r, 9), field(r, 10), ""))));
-    let _ = writeln!(md, "| instance | backend | threads | kernel | median | fastest | rounds | answer |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
-    for r in &rows {
-        let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            seconds(&r[4]),
-            seconds(&r[5]),
-            r[6],
-            r[7]
-        );
-    }
-    let _ = writeln!(md);
+}
+
+/// [`limit`] as measured on `backend`: a row of the quantity tagged `[backend]` if
+/// there is one, else an untagged row (a limit no backend changes: DRAM, L1, scalar).
+fn limit_on(limits: &[Limit], quantity: &str, threads: usize, backend: &str) -> Option<f64> {
+    let tag = format!("[{backend}]");
+    let rows = || limits.iter().filter(|l| l.quantity.starts_with(quantity) && l.threads == threads);
+    rows()
+        .find(|l| l.quantity.ends_with(&tag))
+        .or_else(|| rows().find(|l| !l.quantity.contains('[')))
+        .map(|l| l.value * 1e9)
 }
 
 /// The table of `avx512-intel.csv`: its `#` lines say what was run, on which CPU and
@@ -554,92 +597,108 @@ fn timing<'a>(timings: &'a [Timing], problem: &str, size: u64, kernel: &str, thr
 
 /// The bound models, for the kernels and sizes measured in the ladder.
 pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
+    const MODELLED: [(&str, u64, &str, &[usize]); 8] = [
+        ("cards", 10_000_000, "fused", &[1, 2]),
+        ("coins", 9898, "dp-simd", &[1]),
+        ("coins", 9898, "closed-form", &[1]),
+        ("kayles", 1000, "catalan", &[1]),
+        ("kayles", 1000, "catalan-words", &[1]),
+        ("stones", 1000, "diagonal", &[1, 2]),
+        ("stones", 1000, "diagonal-tiles", &[1, 2]),
+        ("stones", 1000, "wavefront", &[1, 2]),
+    ];
     let mut out = Vec::new();
-    let mut push =
-        |problem: &'static str, size: u64, kernel: &str, threads: usize, bound: Option<f64>, model: String| {
-            if let (Some(t), Some(bound)) = (timing(timings, problem, size, kernel, threads), bound) {
-                out.push(Bound { problem, kernel: kernel.into(), threads, size, measured: t.median, bound, model });
-            }
-        };
-
-    // cards: the transform streams the 2^24-entry array twice (read + write each time),
-    // and the power sum needs 23 squarings + 7 multiplies per value for s = 10^7.
-    let len = (1u64 << 24) as f64;
-    let exponent: u64 = 10_000_000;
-    let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
-    for threads in [1, 2] {
-        let wht = limit(limits, "DRAM in-place", threads).map(|bw| 2.0 * 8.0 * len / bw);
-        let pow = limit(limits, "modmul u32x16", threads).map(|rate| products_per_value * len / rate);
-        let model = format!(
-            "2 in-place passes over 64 MiB at the DRAM read+write rate, plus {products_per_value} Montgomery products per value at the 16-lane rate"
-        );
-        push("cards", 10_000_000, "fused", threads, wht.zip(pow).map(|(a, b)| a + b), model);
-    }
-
-    // coins: the DP updates about n^2 cells of the diamond (reach 4, half band), 4 lane
-    // additions each; the closed form does 17 scalar products for each of n/5 terms.
-    let n = 9898f64;
-    push(
-        "coins",
-        9898,
-        "dp-simd",
-        1,
-        limit(limits, "modadd u32x16", 1).map(|rate| 4.0 * n * n / rate),
-        "n^2 cells (the half band's diamond), 4 lane additions each, at the 16-lane add rate".into(),
-    );
-    push(
-        "coins",
-        9898,
-        "closed-form",
-        1,
-        limit(limits, "modmul scalar", 1).map(|rate| 17.0 * n / 5.0 / rate),
-        "n/5 terms of 17 modular products each, at the scalar Montgomery rate".into(),
-    );
-
-    // kayles: the T recurrence alone is 16 characters × m^2/4 products (m = n/2, the half
-    // convolution); `catalan` does each as one 64-bit lane multiply-add, `catalan-words`
-    // as 3 word products (4 word planes, Karatsuba on 2×2 blocks: 12 dot products for 16).
-    let m = 500f64;
-    let terms = 16.0 * m * m / 4.0;
-    push(
-        "kayles",
-        1000,
-        "catalan",
-        1,
-        limit(limits, "mac u64x8", 1).map(|rate| terms / rate),
-        "16 characters × m²/4 multiply-adds (the half convolution, one modulus factor), at the 64-bit lane rate".into(),
-    );
-    push(
-        "kayles",
-        1000,
-        "catalan-words",
-        1,
-        limit(limits, "word dot", 1).map(|rate| 3.0 * terms / rate),
-        "16 characters × m²/4 convolution terms × 3 word products, at the pairwise-dot (VNNI) rate; the x recurrence not counted".into(),
-    );
-
-    // stones: the data the scan of `window.rs` must move at least once. Every searched
-    // pair (open: its K1 key still free when it comes up; and not settled as exhausted)
-    // reads six windows of its rows, eight words each, four in the tail window; every
-    // losing triple writes nine words. The pairs and triples are counted by the
-    // library's own scan.
-    let stones = StonesWork::count(gamecount::games::stones::StonesParams::instance().limit);
-    for kernel in ["diagonal", "diagonal-tiles", "wavefront"] {
-        for threads in [1, 2] {
-            push(
-                "stones",
-                1000,
-                kernel,
-                threads,
-                limit(limits, "L1 reads", threads).map(|rate| stones.words() / rate),
-                format!(
-                    "6 row windows per searched pair (8 words, 4 in the tail: {} and {} pairs; {} more settled without a search) and 9 words per losing triple ({}), at the L1 read rate",
-                    stones.wide, stones.tail, stones.settled, stones.losing
-                ),
-            );
+    let mut stones = None;
+    for (problem, size, kernel, threads) in MODELLED {
+        for &threads in threads {
+            let lim = |quantity: &str, threads: usize| limit(limits, quantity, threads);
+            let (Some(t), Some((bound, model))) = (
+                timing(timings, problem, size, kernel, threads),
+                instance_bound(problem, kernel, threads, &lim, &mut stones),
+            ) else {
+                continue;
+            };
+            out.push(Bound { problem, kernel: kernel.into(), threads, size, measured: t.median, bound, model });
         }
     }
     out
+}
+
+/// The lower bound of `kernel` on the Project Euler instance of `problem` with
+/// `threads` threads, from the machine limits `limit(quantity, threads)` (G per second),
+/// and the model it comes from; `None` without a model or a limit. `stones` caches the
+/// stone scan's work, counted once by the library's own scan.
+fn instance_bound(
+    problem: &str,
+    kernel: &str,
+    threads: usize,
+    limit: &dyn Fn(&str, usize) -> Option<f64>,
+    stones: &mut Option<StonesWork>,
+) -> Option<(f64, String)> {
+    match (problem, kernel) {
+        // cards: the transform streams the 2^24-entry array twice (read + write each
+        // time), and the power sum needs 23 squarings + 7 multiplies per value for
+        // s = 10^7.
+        ("cards", "fused") => {
+            let len = (1u64 << 24) as f64;
+            let exponent: u64 = 10_000_000;
+            let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
+            let wht = limit("DRAM in-place", threads).map(|bw| 2.0 * 8.0 * len / bw)?;
+            let pow = limit("modmul u32x16", threads).map(|rate| products_per_value * len / rate)?;
+            Some((
+                wht + pow,
+                format!(
+                    "2 in-place passes over 64 MiB at the DRAM read+write rate, plus {products_per_value} Montgomery products per value at the 16-lane rate"
+                ),
+            ))
+        }
+        // coins: the DP updates about n^2 cells of the diamond (reach 4, half band), 4 lane
+        // additions each; the closed form does 17 scalar products for each of n/5 terms.
+        ("coins", "dp-simd") => limit("modadd u32x16", threads).map(|rate| {
+            (
+                4.0 * 9898f64 * 9898f64 / rate,
+                "n^2 cells (the half band's diamond), 4 lane additions each, at the 16-lane add rate".into(),
+            )
+        }),
+        ("coins", "closed-form") => limit("modmul scalar", threads).map(|rate| {
+            (17.0 * 9898f64 / 5.0 / rate, "n/5 terms of 17 modular products each, at the scalar Montgomery rate".into())
+        }),
+        // kayles: the T recurrence alone is 16 characters × m^2/4 products (m = n/2, the
+        // half convolution); `catalan` does each as one 64-bit lane multiply-add,
+        // `catalan-words` as 3 word products (4 word planes, Karatsuba on 2×2 blocks: 12
+        // dot products for 16).
+        ("kayles", "catalan") => limit("mac u64x8", threads).map(|rate| {
+            (
+                16.0 * 500f64 * 500f64 / 4.0 / rate,
+                "16 characters × m²/4 multiply-adds (the half convolution, one modulus factor), at the 64-bit lane rate"
+                    .into(),
+            )
+        }),
+        ("kayles", "catalan-words") => limit("word dot", threads).map(|rate| {
+            (
+                3.0 * 16.0 * 500f64 * 500f64 / 4.0 / rate,
+                "16 characters × m²/4 convolution terms × 3 word products, at the pairwise-dot rate; the x recurrence not counted"
+                    .into(),
+            )
+        }),
+        // stones: the data the scan of `window.rs` must move at least once. Every searched
+        // pair (open: its K1 key still free when it comes up; and not settled as
+        // exhausted) reads six windows of its rows, eight words each, four in the tail
+        // window; every losing triple writes nine words.
+        ("stones", "diagonal" | "diagonal-tiles" | "wavefront") => {
+            let rate = limit("L1 reads", threads)?;
+            let work = stones
+                .get_or_insert_with(|| StonesWork::count(gamecount::games::stones::StonesParams::instance().limit));
+            Some((
+                work.words() / rate,
+                format!(
+                    "6 row windows per searched pair (8 words, 4 in the tail: {} and {} pairs; {} more settled without a search) and 9 words per losing triple ({}), at the L1 read rate",
+                    work.wide, work.tail, work.settled, work.losing
+                ),
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// What the stones scan at `L` must touch: the pairs it searches (wide and tail windows)
