@@ -1,7 +1,7 @@
 //! Regenerates `results/README.md` and `results/plots/*.svg` from the measurements.
 //!
 //! Everything in the README comes from the files the scripts write (`timings.csv`,
-//! `roofline.csv`, `baselines.csv`, `backends.csv`, `avx512-intel.csv`,
+//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `avx512-intel.csv`,
 //! `verify-deep.txt` and the `criterion.md` summary): no text written by hand, and every
 //! table says the machine and the commit its rows were measured on. What the figures
 //! mean for each kernel's design is in `docs/design/`.
@@ -479,8 +479,11 @@ fn backends(dir: &Path, md: &mut String) {
         }
         if !heading {
             heading = true;
-            let _ = writeln!(md, "## Every backend side by side, against its bound (scripts/backends.sh)
-");
+            let _ = writeln!(
+                md,
+                "## Every backend side by side, against its bound (scripts/backends.sh)
+"
+            );
             let _ = writeln!(
                 md,
                 "Fresh processes of the release binary, the backends alternated within each round, default \
