@@ -1,7 +1,7 @@
 //! The two-dimensional wavefront: tiles `(i, j)` of an upper-triangular grid, each run
 //! after its two predecessors `(i - 1, j)` and `(i, j - 1)`, on every worker.
 //!
-//! This is the dependency order of the stone scan's tiles (`kernels::keyscan::wavefront`
+//! This is the dependency order of the stone scan's tiles (`kernels::keyscan::lexicographic::wavefront`
 //! argues why an order extending the product order is enough there), but nothing here
 //! knows about stones: a tile is two numbers, and the work is the caller's closure.
 

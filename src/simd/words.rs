@@ -1,5 +1,5 @@
 //! Windows of 64-bit words with funnel shifts, lane alignment and the first free lane
-//! (the stones scans, `kernels::keyscan::window`).
+//! (the stones scans, `kernels::keyscan::diagonal::window`).
 //!
 //! A window holds `LANES` consecutive 64-bit words of candidates (bit `j` of lane `i` is
 //! candidate `64 (w + i) + j`); a set bit is a blocked candidate. The funnel shifts move
@@ -82,14 +82,14 @@ pub trait Window: Copy {
         let open = self.open_lanes();
         let lane = open.trailing_zeros();
         // Computed whether or not a lane is open (lane 32 reads as some lane), so that the
-        // caller can choose without a branch (see `keyscan::window::partner`).
+        // caller can choose without a branch (see `keyscan::diagonal::window::partner`).
         let z = 64 * (w as u32 + lane) + (!self.lane(lane)).trailing_zeros();
         std::hint::select_unpredictable(open != 0, Some(z), None)
     }
 }
 
 /// A window read as a block of `LANES` independent words, every lane exact: the
-/// lexicographic partner search (`kernels::keyscan::search`), which funnels each word
+/// lexicographic partner search (`kernels::keyscan::lexicographic::search`), which funnels each word
 /// with the same word of a second load one word further on, instead of with its
 /// neighbour lane.
 pub trait Block: Window {

@@ -684,7 +684,7 @@ fn instance_bound(
                     .into(),
             )
         }),
-        // stones: the data the scan of `window.rs` must move at least once. Every searched
+        // stones: the data the scan of `keyscan/diagonal/window.rs` must move at least once. Every searched
         // pair (open: its K1 key still free when it comes up; and not settled as
         // exhausted) reads six windows of its rows, eight words each, four in the tail
         // window; every losing triple writes nine words.

@@ -57,7 +57,11 @@ impl StonesParams {
 }
 
 variant_enum! {
-    /// How the losing triples are scanned (the [`KeyscanVariant`]s, one for one).
+    /// How the losing triples are scanned: the [`KeyscanVariant`]s, one for one, but
+    /// listed fastest first, as `--kernel` and `gamecount kernels` show them. A game's
+    /// kernel enum is the command line's vocabulary for that game, as for every problem
+    /// (for cards each kernel is a pipeline of three families); the family's enum is the
+    /// kernels' own, ordered from its reference.
     pub enum StonesKernel {
         /// Strips of pairs by anti-diagonals, all searches of one before its marks; the
         /// fastest on one thread.
@@ -83,7 +87,7 @@ variant_enum! {
 /// second worker costs a fresh process more than it saves, from 1250 the tiles win
 /// (`gamecount-lab ladder`, fresh `solve` processes on 2 threads, Zen 4; the figures are
 /// in docs/design/stones.md). The strips and the tiles search with the same windows on
-/// every backend (`keyscan::window`), so the crossover is kept for all of them.
+/// every backend (`keyscan::diagonal::window`), so the crossover is kept for all of them.
 pub const TILES_FROM: u32 = 1250;
 
 /// On one thread the strips are the default up to here: 1–5% ahead of the tiles up to

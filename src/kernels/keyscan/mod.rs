@@ -12,41 +12,41 @@
 //! Every variant reports the same [`StoneScan`] and can hand each losing triple to a
 //! sink, in the scan's lexicographic order.
 //!
+//! Two generations of bitset scans, each in its folder, over shared key tables:
+//!
 //! | variant | file | what it does |
 //! |---|---|---|
 //! | `naive` | `naive.rs` | the plain scan (docs/theory/stones.md §5): seven byte-table look-ups per triple, `O(L^3)`; the reference and the plain variant |
-//! | `bitset` | `bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
-//! | `bitset-x4`, `bitset-x8` | `bitset_wide.rs` | the same search four or eight words per step, in vector blocks of the SIMD backend (`simd::words::Block`) |
-//! | `wavefront` | `wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
-//! | `diagonal` | `diagonal.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`window.rs`); pairs of an exhausted pile left out (`exhausted.rs`) |
-//! | `diagonal-tiles` | `diagonal_tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
+//! | `bitset` | `lexicographic/bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
+//! | `bitset-x4`, `bitset-x8` | `lexicographic/bitset_wide.rs` | the same search four or eight words per step, in vector blocks of the SIMD backend (`simd::words::Block`) |
+//! | `wavefront` | `lexicographic/wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
+//! | `diagonal` | `diagonal/mod.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`diagonal/window.rs`); pairs of an exhausted pile left out (`diagonal/exhausted.rs`) |
+//! | `diagonal-tiles` | `diagonal/tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
 //!
-//! The tables (`tables.rs`) hold the three kinds of keys as bit rows, `K2` in both
-//! orientations; the search (`search.rs`) is the same in every bitset variant but
-//! `diagonal`, which has its own line-aligned tables and window search (`window.rs`). Why
-//! the pairs may be visited in other orders than the lexicographic one, and which tiles
-//! may run at the same time, is argued in `wavefront.rs`. `exhausted.rs` proves, for the
-//! two `diagonal` scans, that some pairs have no partner without searching. `check.rs`
-//! compares any variant with the reference.
+//! Shared by both: the key tables (`tables.rs`: the three kinds of keys as bit rows, `K2`
+//! in both orientations, and which bits a losing triple marks) and the tiles of the two
+//! tiled scans (`tiles.rs`: the tables cut into locked blocks, the queues of deferred
+//! marks, the loop that runs the tiles as a wavefront of the scheduler). The lexicographic
+//! scans share one partner search (`lexicographic/search.rs`); the diagonal ones have
+//! their own line-aligned tables and window search (`diagonal/window.rs`). Why the pairs
+//! may be visited in other orders than the lexicographic one, and which tiles may run at
+//! the same time, is argued in `lexicographic/wavefront.rs`. `diagonal/exhausted.rs`
+//! proves, for the two diagonal scans, that some pairs have no partner without
+//! searching. `check.rs` compares any variant with the reference.
 
-pub mod bitset;
-pub mod bitset_wide;
 pub mod check;
 pub mod diagonal;
-pub mod diagonal_tiles;
-pub mod exhausted;
+pub mod lexicographic;
 pub mod naive;
-pub mod search;
 pub mod tables;
-pub mod wavefront;
-pub mod window;
+mod tiles;
 
-pub use bitset::keyscan_bitset;
-pub use bitset_wide::{keyscan_bitset_x4, keyscan_bitset_x8};
 pub use diagonal::keyscan_diagonal;
-pub use diagonal_tiles::keyscan_diagonal_tiles;
+pub use diagonal::tiles::keyscan_diagonal_tiles;
+pub use lexicographic::bitset::keyscan_bitset;
+pub use lexicographic::bitset_wide::{keyscan_bitset_x4, keyscan_bitset_x8};
+pub use lexicographic::wavefront::keyscan_wavefront;
 pub use naive::keyscan_naive;
-pub use wavefront::keyscan_wavefront;
 
 use crate::kernels::variant_enum;
 use crate::sched::Scheduler;
@@ -135,8 +135,8 @@ impl KeyscanVariant {
         match self {
             KeyscanVariant::Naive => 3 * side * side,
             KeyscanVariant::Wavefront => tables + tables / 2,
-            KeyscanVariant::Diagonal => window::LineTables::bytes_for(limit) + 12 * 64 * side,
-            KeyscanVariant::DiagonalTiles => diagonal_tiles::memory_bytes(limit),
+            KeyscanVariant::Diagonal => diagonal::window::LineTables::bytes_for(limit) + 12 * 64 * side,
+            KeyscanVariant::DiagonalTiles => diagonal::tiles::memory_bytes(limit),
             _ => tables,
         }
     }

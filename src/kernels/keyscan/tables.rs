@@ -1,5 +1,5 @@
 //! The three key tables as bit-packed rows of `u64` words, and the bits a losing triple
-//! marks in them (the search that reads them is in `search.rs`).
+//! marks in them (the search that reads them is in `lexicographic/search.rs`).
 //!
 //! | table | row | bit | key |
 //! |---|---|---|---|
@@ -106,7 +106,7 @@ impl Table {
 /// the pair `(x, y)` itself (done), as `K1(x, z)` by pairs `(x, y')` with `z = y`, so
 /// `y' <= y` (done), and as `K1(y', z)` by pairs `(x', x)` with `x' <= x` (done): every
 /// reader is `<=` `(x, y)` in the product order, which every scan order extends (see
-/// `wavefront.rs`). Leaving it out also spares the next pair of the row a load that would
+/// `lexicographic/wavefront.rs`). Leaving it out also spares the next pair of the row a load that would
 /// wait for this store.
 #[inline(always)]
 pub const fn marks(x: u32, y: u32, z: u32) -> [(Table, u32, u32); 9] {

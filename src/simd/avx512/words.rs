@@ -5,7 +5,7 @@
 //! Moved from the stones window search (where it was compiled only for builds targeting
 //! AVX-512) without a change to its logic. On the Zen 4 of the project, whose 512-bit
 //! operations take two 256-bit slots, the 256-bit tail window halves the work of the
-//! pairs in the last three words of the rows (`keyscan::window`, the tail window).
+//! pairs in the last three words of the rows (`keyscan::diagonal::window`, the tail window).
 
 use crate::simd::Avx512;
 use crate::simd::words::{Block, Window, Words, assert_in_bounds};

@@ -2,9 +2,9 @@
 //! with `K1(x, y)` marked skipped, each open pair resolved by an OR of six table rows and
 //! a first-zero search (see [`super::search`]), one `u64` word of candidates per step.
 
-use super::StoneScan;
 use super::search::{next_open_pair, partner_u64};
-use super::tables::{KeyTables, Layout};
+use crate::kernels::keyscan::StoneScan;
+use crate::kernels::keyscan::tables::{KeyTables, Layout};
 use crate::sched::Scheduler;
 
 /// The scan in lexicographic order with the given partner search, called as `(pile group

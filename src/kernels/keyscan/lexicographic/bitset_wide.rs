@@ -2,9 +2,9 @@
 //! blocks of the scheduler's SIMD backend: four words (256 candidates for `z`) or eight
 //! words (512) per step.
 
-use super::StoneScan;
 use super::bitset::keyscan_bitset_with;
 use super::search::{partner_x4, partner_x8};
+use crate::kernels::keyscan::StoneScan;
 use crate::sched::Scheduler;
 
 /// Scans every sorted pair in lexicographic order, four words at a time.

@@ -36,7 +36,7 @@
 //! never wait, and they make the sharing safe without `unsafe`.
 //!
 //! A losing triple marks nine bits (`K1(x, y)` is never read again, see
-//! [`super::tables::marks`]). Six land in groups the tile owns (pile groups `x` and `y`,
+//! [`crate::kernels::keyscan::tables::marks`]). Six land in groups the tile owns (pile groups `x` and `y`,
 //! difference group `y - x`); the transposed copies of the three `K2` keys land in pile
 //! group `z` and difference groups `z - y` and `z - x`, usually owned by a tile not yet
 //! run, or running now. Those marks are *deferred* to the end of the tile: then each is
@@ -61,12 +61,13 @@
 //! order alone keeps each tile's rows in the L2 cache, which is what makes this variant
 //! faster than the lexicographic scans for large `L` even on one thread.
 
-use super::StoneScan;
 use super::search::{next_open_pair, partner_x4};
-use super::tables::{Layout, Table};
+use crate::kernels::keyscan::StoneScan;
+use crate::kernels::keyscan::tables::{Layout, Table};
+use crate::kernels::keyscan::tiles::{BlockTables, Outbox, Queued, TileOut, drain_queue, lock, run_tiles};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::MutexGuard;
 
 /// The largest tile side, as a power of two: 128 pairs. A tile's pairs read `4 B` groups
 /// of two rows, from bit `y` to the partner (about `0.2 y` bits on average); at `B = 128`
@@ -83,123 +84,11 @@ const SUB: u32 = 16;
 /// to keep two threads busy.
 const MIN_BLOCKS: u32 = 8;
 
-/// Strips of tiles per group when the triples are handed out in order.
-pub(super) const STRIPS_PER_GROUP: u32 = 8;
-
 /// The tile side for `limit`, as a power of two: `2^MAX_TILE_LOG`, or smaller so that
 /// there are at least `MIN_BLOCKS` blocks.
 pub fn tile_log_for(limit: u32) -> u32 {
     let target = ((limit + 1) / MIN_BLOCKS).max(1);
     target.ilog2().min(MAX_TILE_LOG)
-}
-
-/// A mark waiting for the tile that owns its block: `[word index in the block, bit]`.
-/// Only the transposed copies of `K2` keys are ever queued (see the module docs).
-pub(super) type Queued = [u32; 2];
-
-/// The tables cut into blocks of `2^log` groups, each behind a mutex, with a queue of
-/// deferred marks per block.
-pub(super) struct BlockTables {
-    pub(super) layout: Layout,
-    pub(super) log: u32,
-    /// Whether deferred marks may be written straight into free blocks (always, except in
-    /// the test that forces every one through the queues).
-    direct: bool,
-    pub(super) pile: Vec<Mutex<Vec<u64>>>,
-    pub(super) diff: Vec<Mutex<Vec<u64>>>,
-    pub(super) pile_queue: Vec<Mutex<Vec<Queued>>>,
-    pub(super) diff_queue: Vec<Mutex<Vec<Queued>>>,
-}
-
-impl BlockTables {
-    fn new(layout: Layout, log: u32, direct: bool) -> Self {
-        let groups = layout.limit + 1;
-        let block_words = |b: u32| ((groups - (b << log)).min(1 << log) as usize) * layout.group_words();
-        Self::with_block_words(layout, log, direct, block_words, block_words)
-    }
-
-    /// Blocks of `pile_words(b)` and `diff_words(b)` zero words for the groups
-    /// `b 2^log ..` (however a tile kind lays them out).
-    pub(super) fn with_block_words(
-        layout: Layout,
-        log: u32,
-        direct: bool,
-        pile_words: impl Fn(u32) -> usize,
-        diff_words: impl Fn(u32) -> usize,
-    ) -> Self {
-        let blocks = (layout.limit + 1).div_ceil(1 << log);
-        let tables = |words: &dyn Fn(u32) -> usize| (0..blocks).map(|b| Mutex::new(vec![0u64; words(b)])).collect();
-        let queues = || (0..blocks).map(|_| Mutex::new(Vec::new())).collect();
-        let (pile, diff) = (tables(&pile_words), tables(&diff_words));
-        Self { layout, log, direct, pile, diff, pile_queue: queues(), diff_queue: queues() }
-    }
-
-    pub(super) fn blocks(&self) -> u32 {
-        self.pile.len() as u32
-    }
-}
-
-/// Locks `m`; a poisoned lock means another tile panicked, which fails the whole scan.
-pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().expect("a tile of the scan panicked")
-}
-
-/// Applies and empties the marks queued on a block (`scratch`: a buffer to swap with
-/// the queue, so that neither gives up its allocation).
-pub(super) fn drain_queue(queue: &Mutex<Vec<Queued>>, block: &mut [u64], scratch: &mut Vec<Queued>) {
-    std::mem::swap(&mut *lock(queue), scratch);
-    for &[word, bit] in scratch.iter() {
-        block[word as usize] |= 1 << bit;
-    }
-    scratch.clear();
-}
-
-/// One worker's marks for blocks it does not own, by destination block, sent to the
-/// queues after each tile; its buffers are reused from tile to tile.
-pub(super) struct Outbox {
-    pile: Vec<Vec<Queued>>,
-    diff: Vec<Vec<Queued>>,
-    /// Destinations with marks: `(is a pile block, block)`.
-    touched: Vec<(bool, u32)>,
-    /// Scratch space for draining a queue without giving up its allocation.
-    pub(super) scratch: Vec<Queued>,
-}
-
-impl Outbox {
-    fn new(blocks: u32) -> Self {
-        let empty = || vec![Vec::new(); blocks as usize];
-        Self { pile: empty(), diff: empty(), touched: Vec::new(), scratch: Vec::new() }
-    }
-
-    /// Holds a mark for word `word` of block `block` (a pile block when `pile`).
-    #[inline(always)]
-    pub(super) fn hold(&mut self, pile: bool, block: u32, word: usize, bit: u32) {
-        let held = if pile { &mut self.pile[block as usize] } else { &mut self.diff[block as usize] };
-        if held.is_empty() {
-            self.touched.push((pile, block));
-        }
-        held.push([word as u32, bit]);
-    }
-
-    /// Delivers every held mark: straight into its block when no running tile holds the
-    /// block (the usual case: only a few blocks are held at any time), else to the block's
-    /// queue. Called with no block locked, so `try_lock` cannot deadlock.
-    pub(super) fn send(&mut self, t: &BlockTables) {
-        for (pile, block) in self.touched.drain(..) {
-            let (held, words, queue) = if pile {
-                (&mut self.pile[block as usize], &t.pile[block as usize], &t.pile_queue[block as usize])
-            } else {
-                (&mut self.diff[block as usize], &t.diff[block as usize], &t.diff_queue[block as usize])
-            };
-            match words.try_lock() {
-                Ok(mut words) if t.direct => {
-                    held.drain(..).for_each(|[word, bit]| words[word as usize] |= 1 << bit);
-                }
-                Ok(_) | Err(TryLockError::WouldBlock) => lock(queue).append(held),
-                Err(TryLockError::Poisoned(_)) => panic!("a tile of the scan panicked"),
-            }
-        }
-    }
 }
 
 /// Sets bit `b` of `table`'s row in `group`.
@@ -348,14 +237,6 @@ impl<'m> TileMem<'m> {
     }
 }
 
-/// What one tile found.
-#[derive(Default)]
-pub(super) struct TileOut {
-    pub(super) scan: StoneScan,
-    /// The losing triples in lexicographic order, when wanted.
-    pub(super) triples: Vec<[u32; 3]>,
-}
-
 /// Scans the pairs of tile `(i, j)`, sub-block by sub-block.
 fn scan_tile(t: &BlockTables, simd: Simd, i: u32, j: u32, keep: bool, outbox: &mut Outbox) -> TileOut {
     let (layout, log) = (t.layout, t.log);
@@ -469,61 +350,12 @@ fn wavefront(
     })
 }
 
-/// Runs every tile of `tables` with `scan_tile` on the scheduler's threads, each tile
-/// after its two predecessors, and hands out the triples in lexicographic order.
-pub(super) fn run_tiles(
-    tables: &BlockTables,
-    sched: &Scheduler,
-    mut sink: Option<&mut dyn FnMut(u32, u32, u32)>,
-    scan_tile: impl Fn(&BlockTables, u32, u32, bool, &mut Outbox) -> TileOut + Sync,
-) -> StoneScan {
-    let (limit, tile) = (tables.layout.limit, 1u32 << tables.log);
-    let blocks = tables.blocks();
-    let keep = sink.is_some();
-    let group = if keep { STRIPS_PER_GROUP } else { blocks };
-    let progress = sched.progress(blocks as u64 * (blocks as u64 + 1) / 2, "stones tiles");
-    let mut scan = StoneScan::default();
-    for first in (0..blocks).step_by(group as usize) {
-        let last = (first + group).min(blocks) - 1;
-        // Tiles run as their predecessors finish: an order extending the product order.
-        let mut tiles = sched.wavefront(
-            (first, last),
-            blocks,
-            || Outbox::new(blocks),
-            |outbox, i, j| {
-                let out = scan_tile(tables, i, j, keep, outbox);
-                progress.inc(1);
-                out
-            },
-        );
-        tiles.iter().for_each(|(_, _, out)| scan.add(&out.scan));
-        if let Some(sink) = sink.as_deref_mut() {
-            // x-major: within a strip, for each x the tiles in order of j, each holding
-            // that x's triples in order of y.
-            tiles.sort_unstable_by_key(|&(i, j, _)| (i, j));
-            for strip in tiles.chunk_by(|a, b| a.0 == b.0) {
-                let mut cursors = vec![0usize; strip.len()];
-                let (x_lo, x_hi) = (strip[0].0 * tile, (strip[0].0 * tile + tile - 1).min(limit));
-                for x in x_lo..=x_hi {
-                    for (tile_out, cursor) in strip.iter().map(|s| &s.2).zip(cursors.iter_mut()) {
-                        while let Some(&[tx, ty, tz]) = tile_out.triples.get(*cursor).filter(|t| t[0] == x) {
-                            sink(tx, ty, tz);
-                            *cursor += 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    scan
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
     use crate::kernels::keyscan::keyscan_naive;
-    use crate::kernels::keyscan::search::partner_u64;
+    use crate::kernels::keyscan::lexicographic::search::partner_u64;
     use crate::kernels::keyscan::tables::{KeyTables, marks};
 
     /// The plain scan of `bitset.rs`, but visiting the pairs in `order`; returns the

@@ -1,11 +1,11 @@
 //! The anti-diagonal scan in parallel: tiles of pairs run as a wavefront (the machinery
-//! and the argument of `wavefront.rs`), each tile scanned by anti-diagonals like
-//! `diagonal.rs`.
+//! and the argument of `lexicographic/wavefront.rs`), each tile scanned by anti-diagonals like
+//! `diagonal/mod.rs`.
 //!
 //! # Blocks
 //!
 //! The groups are cut into blocks of `2^log <= 64` groups, each its own allocation behind
-//! the mutex of `wavefront.rs`, laid out like the tables of `window.rs`: a spare run of
+//! the mutex of `lexicographic/wavefront.rs`, laid out like the tables of `window.rs`: a spare run of
 //! words to reach a line boundary, a zero line, the groups (line-aligned rows), a zero
 //! line. A pile block then holds the open flags of its pairs: for each anti-diagonal `t`
 //! that meets it, one word whose bit `a - a0` says whether `K1(a, t - a)` is marked (`a0`
@@ -19,11 +19,11 @@
 //! group `y - x`, and the open flags of `(x, z)` and `(y, z)`, which live with the pile
 //! blocks of `x` and `y`. Only the transposed `K2(y-x, z)`, in pile group `z`, may belong
 //! to another block; it is held in the worker's outbox and delivered after the tile, as
-//! in `wavefront.rs`.
+//! in `lexicographic/wavefront.rs`.
 //!
 //! # Exhausted piles
 //!
-//! As in `diagonal.rs`, a pair whose pile `x` is exhausted (`exhausted.rs`) is left out
+//! As in `diagonal/mod.rs`, a pair whose pile `x` is exhausted (`exhausted.rs`) is left out
 //! of pass 1. The tile reads `f_x` of its 64 piles from their `k2t` rows in pile block
 //! `i` when it starts, and one of them again before each anti-diagonal: the rows hold
 //! every mark delivered so far, and only gain bits while the tile runs, so what it reads
@@ -37,20 +37,20 @@
 //!
 //! # Cost
 //!
-//! On one thread the tiles cost about a third more than the strips of `diagonal.rs`
+//! On one thread the tiles cost about a third more than the strips of `diagonal/mod.rs`
 //! (`cargo bench --bench keyscan`, `keyscan-threads`: `diagonal-tiles-1t` against
 //! `diagonal`). The difference lies in the searches and the marks, not the loops around
 //! them: the deferred transposed `K2` marks, the marks' addressing across four blocks,
 //! and a search loop with more values live (docs/design/stones.md).
 
-use super::StoneScan;
 use super::exhausted::{ExhaustedPiles, first_clear};
-use super::tables::Layout;
-use super::wavefront::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use super::window::{
     DiagonalGroups, LineTables, PairSource, bits_through, partner, partner_tail, search_pairs, settle_marks, tail_bits,
     tail_start,
 };
+use crate::kernels::keyscan::StoneScan;
+use crate::kernels::keyscan::tables::Layout;
+use crate::kernels::keyscan::tiles::{BlockTables, Outbox, TileOut, drain_queue, lock, run_tiles};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::words::Words;
@@ -130,7 +130,7 @@ pub fn keyscan_diagonal_tiles_sized(
     diagonal_tiles(limit, log, true, sched, sink)
 }
 
-/// The scan; `direct`: whether deferred marks may skip the queues (see `wavefront.rs`).
+/// The scan; `direct`: whether deferred marks may skip the queues (see `lexicographic/wavefront.rs`).
 fn diagonal_tiles(
     limit: u32,
     log: u32,
@@ -191,7 +191,7 @@ impl Held<'_> {
 
 /// Pass 1 of an anti-diagonal for the pairs of `open` (bit `i`: the pair `x0 + i` of
 /// the view) whose groups `view` finds: the pairs in the tail of the rows (`tail`) first,
-/// as in `diagonal.rs`; returns the new `count` of `found`.
+/// as in `diagonal/mod.rs`; returns the new `count` of `found`.
 ///
 /// Out of line (the entry point of the view's backend, compiled with its features):
 /// inlined into the tile loop, the search loop kept more values live than there are
@@ -235,7 +235,7 @@ fn scan_tile(
 ) -> TileOut {
     let (limit, tile, rw, g) = (at.limit, 1u32 << at.log, at.rw, at.g);
     let k = j - i;
-    // The same locking order as `wavefront.rs`: pile blocks ascending, then difference
+    // The same locking order as `lexicographic/wavefront.rs`: pile blocks ascending, then difference
     // blocks ascending.
     let mut pile: Vec<_> =
         (if j == i { vec![i] } else { vec![i, j] }).iter().map(|&b| lock(&t.pile[b as usize])).collect();
@@ -323,7 +323,7 @@ fn scan_tile(
             // The pairs whose difference d - 2x is in block k: the low x, up to
             // (d - first_d) / 2.
             let in_k = bits_through(d.checked_sub(first_d).and_then(|rest| (rest / 2).checked_sub(x_first)));
-            // The pairs in the tail of the rows first, as in `diagonal.rs`.
+            // The pairs in the tail of the rows first, as in `diagonal/mod.rs`.
             let tail = tail_bits(x_first, d, y_tail);
             if cfg!(debug_assertions) {
                 // Every pair left out as exhausted would have found no partner.

@@ -15,7 +15,7 @@
 //!
 //! * It extends the product order of the pairs: if `x' <= x` and `y' <= y`, the strip of
 //!   `x'` comes first, or it is the same strip and `t' <= t`. Any such order finds the
-//!   losing triples of the lexicographic scan (the lemma in `wavefront.rs`).
+//!   losing triples of the lexicographic scan (the lemma in `lexicographic/wavefront.rs`).
 //! * Two pairs of one anti-diagonal are incomparable, so neither needs a mark of the
 //!   other: the searches of an anti-diagonal of a strip (at most 64) are independent.
 //!   Running them all before any of their marks means no branch depends on whether a
@@ -43,14 +43,16 @@
 //! handed out once the strip is done (at most `64 (L + 1)` at a time: one per pair,
 //! docs/theory/stones.md §8).
 
+pub mod exhausted;
+pub mod tiles;
+pub mod window;
+
 use super::StoneScan;
-use super::exhausted::ExhaustedPiles;
-use super::window::{
-    DiagonalGroups, LineTables, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start,
-};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::words::Words;
+use exhausted::ExhaustedPiles;
+use window::{DiagonalGroups, LineTables, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start};
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
 /// lexicographic order when given (`sched` gives the backend and draws the progress bar;

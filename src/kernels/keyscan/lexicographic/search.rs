@@ -1,7 +1,7 @@
 //! The partner search of one pair, at three widths.
 //!
 //! For the open pair `(x, y)` the blocked values of `z` are the OR of six rows, three
-//! read at `z` and three shifted (see [`super::tables`]):
+//! read at `z` and three shifted (see [`crate::kernels::keyscan::tables`]):
 //!
 //! ```text
 //! blocked(z) = k1[y][z] | k1[x][z] | k2[y-x][z] | k2t[x][z-y] | k2t[y][z-x] | k3[y-x][z-x]
@@ -20,7 +20,7 @@
 //! partner is about `0.2 y`), eight lanes fetch cache lines that are then not needed, and
 //! this core executes 512-bit operations as two 256-bit halves anyway.
 
-use super::tables::{LANES, Layout, PAD_WORDS};
+use crate::kernels::keyscan::tables::{LANES, Layout, PAD_WORDS};
 use crate::simd::words::{Block, Words};
 
 /// The least `y` in `from..=L` with `K1(x, y)` unmarked in pile group `x`, or a value above

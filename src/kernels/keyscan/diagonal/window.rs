@@ -1,4 +1,4 @@
-//! The tables and the partner search of the anti-diagonal scan (`diagonal.rs`): every
+//! The tables and the partner search of the anti-diagonal scan (`diagonal/mod.rs`): every
 //! row on its own cache lines, and one seven-word window that settles almost every pair.
 //!
 //! # Layout
@@ -49,7 +49,7 @@
 //! Seven, and the anti-diagonal open flags: see [`LineTables::mark`].
 
 use super::exhausted::{ExhaustedPiles, first_clear};
-use super::tables::Table;
+use crate::kernels::keyscan::tables::Table;
 use crate::simd::Simd;
 use crate::simd::words::{Window, Words};
 
@@ -229,7 +229,7 @@ impl LineTables {
     /// Of the nine bits `tables::marks` sets, two are never read by a later pair: the
     /// copies `K2(z-y, x)` and `K2(z-x, y)` in difference rows. A difference row `k2[d]`
     /// is read at bit `c` only as the key `K2(y'-x', z')` of a candidate `(x', y', z')`,
-    /// that is with `c = z' >= y'` its largest pile. The lemma of `wavefront.rs` says a
+    /// that is with `c = z' >= y'` its largest pile. The lemma of `lexicographic/wavefront.rs` says a
     /// later pair `(x', y')` needs a mark of `(x, y)` only if `x' >= x` and `y' >= y`.
     /// With `c = x` that forces `x >= y' >= y >= x`, with `c = y` (and `d = z - x =
     /// y' - x'`) it forces `y' = y`, `x' = x + y - z <= x`: in both cases `(x', y') = (x,
@@ -407,7 +407,7 @@ impl PairSource for LineTables {
 /// invariants from the stack beside its six window loads, with this view three; about
 /// 5% faster at `L = 1000` (`cargo bench --bench keyscan`, `diagonal`).
 ///
-/// The three kinds of groups may lie in three buffers: the tiles of `diagonal_tiles.rs`
+/// The three kinds of groups may lie in three buffers: the tiles of `tiles.rs`
 /// hold their pile and difference blocks as separate allocations. All the pairs searched
 /// through one view must then have their difference group in the one difference buffer
 /// (a tile's anti-diagonal spans two difference blocks: it takes a view for each).
