@@ -20,7 +20,7 @@
 //! | `bitset` | `lexicographic/bitset.rs` | pairs in lexicographic order, pairs whose `K1(x, y)` is marked skipped, each open pair's partner found by a first-zero search over the OR of six bit rows, one `u64` per step |
 //! | `bitset-x4`, `bitset-x8` | `lexicographic/bitset_wide.rs` | the same search four or eight words per step, in vector blocks of the SIMD backend (`simd::words::Block`) |
 //! | `wavefront` | `lexicographic/wavefront.rs` | square tiles of pairs, run in parallel as their predecessors finish; the tiling keeps each tile's rows in cache |
-//! | `diagonal` | `diagonal/mod.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; one seven-word window per pair (`diagonal/window.rs`); pairs of an exhausted pile left out (`diagonal/exhausted.rs`) |
+//! | `diagonal` | `diagonal/mod.rs` | strips of 64 `x`, each by anti-diagonals `x + y = t`: all searches of one anti-diagonal (independent of each other), then all its marks; line-aligned tables (`diagonal/tables.rs`), one seven-word window per pair (`diagonal/window.rs`); pairs of an exhausted pile left out (`diagonal/exhausted.rs`) |
 //! | `diagonal-tiles` | `diagonal/tiles.rs` | the tiles of `wavefront`, each scanned like `diagonal` |
 //!
 //! Shared by both: the key tables (`tables.rs`: the three kinds of keys as bit rows, `K2`
@@ -28,7 +28,8 @@
 //! tiled scans (`tiles.rs`: the tables cut into locked blocks, the queues of deferred
 //! marks, the loop that runs the tiles as a wavefront of the scheduler). The lexicographic
 //! scans share one partner search (`lexicographic/search.rs`); the diagonal ones have
-//! their own line-aligned tables and window search (`diagonal/window.rs`). Why the pairs
+//! their own line-aligned tables (`diagonal/tables.rs`) and window search
+//! (`diagonal/window.rs`). Why the pairs
 //! may be visited in other orders than the lexicographic one, and which tiles may run at
 //! the same time, is argued in `lexicographic/wavefront.rs`. `diagonal/exhausted.rs`
 //! proves, for the two diagonal scans, that some pairs have no partner without
@@ -135,7 +136,7 @@ impl KeyscanVariant {
         match self {
             KeyscanVariant::Naive => 3 * side * side,
             KeyscanVariant::Wavefront => tables + tables / 2,
-            KeyscanVariant::Diagonal => diagonal::window::LineTables::bytes_for(limit) + 12 * 64 * side,
+            KeyscanVariant::Diagonal => diagonal::tables::LineTables::bytes_for(limit) + 12 * 64 * side,
             KeyscanVariant::DiagonalTiles => diagonal::tiles::memory_bytes(limit),
             _ => tables,
         }

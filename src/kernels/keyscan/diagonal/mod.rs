@@ -8,7 +8,7 @@
 //!     pass 1: for each open pair (x, t - x) of the strip
 //!             whose pile x is not exhausted:               z = partner(x, t - x); keep (x, z) if z <= L
 //!     pass 2: for each kept (x, z):                        record (x, t - x, z); mark its keys
-//!     wait until the marks' stores are done                (window::settle_marks)
+//!     wait until the marks' stores are done                (tables::settle_marks)
 //! ```
 //!
 //! Why this order is allowed, and why it is fast:
@@ -44,6 +44,7 @@
 //! docs/theory/stones.md §8).
 
 pub mod exhausted;
+pub mod tables;
 pub mod tiles;
 pub mod window;
 
@@ -52,7 +53,8 @@ use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::words::Words;
 use exhausted::ExhaustedPiles;
-use window::{DiagonalGroups, LineTables, partner, partner_tail, search_pairs, settle_marks, tail_bits, tail_start};
+use tables::{LineTables, settle_marks};
+use window::{DiagonalGroups, partner, partner_tail, search_pairs, tail_bits, tail_start};
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
 /// lexicographic order when given (`sched` gives the backend and draws the progress bar;

@@ -5,7 +5,7 @@
 //! # Blocks
 //!
 //! The groups are cut into blocks of `2^log <= 64` groups, each its own allocation behind
-//! the mutex of `lexicographic/wavefront.rs`, laid out like the tables of `window.rs`: a spare run of
+//! the mutex of `lexicographic/wavefront.rs`, laid out like the tables of `tables.rs`: a spare run of
 //! words to reach a line boundary, a zero line, the groups (line-aligned rows), a zero
 //! line. A pile block then holds the open flags of its pairs: for each anti-diagonal `t`
 //! that meets it, one word whose bit `a - a0` says whether `K1(a, t - a)` is marked (`a0`
@@ -15,7 +15,7 @@
 //! # Marks
 //!
 //! Of the seven key bits and two open flags a losing triple `(x, y, z)` sets (see
-//! `window.rs`), eight land in blocks the tile owns: pile groups `x` and `y`, difference
+//! `tables.rs`), eight land in blocks the tile owns: pile groups `x` and `y`, difference
 //! group `y - x`, and the open flags of `(x, z)` and `(y, z)`, which live with the pile
 //! blocks of `x` and `y`. Only the transposed `K2(y-x, z)`, in pile group `z`, may belong
 //! to another block; it is held in the worker's outbox and delivered after the tile, as
@@ -44,9 +44,9 @@
 //! and a search loop with more values live (docs/design/stones.md).
 
 use super::exhausted::{ExhaustedPiles, first_clear};
+use super::tables::{LineTables, settle_marks};
 use super::window::{
-    DiagonalGroups, LineTables, PairSource, bits_through, partner, partner_tail, search_pairs, settle_marks, tail_bits,
-    tail_start,
+    DiagonalGroups, PairSource, bits_through, partner, partner_tail, search_pairs, tail_bits, tail_start,
 };
 use crate::kernels::keyscan::StoneScan;
 use crate::kernels::keyscan::tables::Layout;
