@@ -44,9 +44,10 @@ impl AlignedBuffer {
 /// `madvise` mode, as on this machine), before anything touches it.
 ///
 /// Why: a fresh zeroed allocation is mapped lazily, one page fault per page on first
-/// touch. For the 64 MiB transform buffer that is 16384 faults with 4 KiB pages, which
-/// measured 58 ms here (a virtual machine makes faults dear), against about 25 ms for
-/// the frequency stage that touches it; with 2 MiB pages it is 32 faults. Only whole
+/// touch. For the 64 MiB transform buffer that is 16384 faults with 4 KiB pages, against
+/// 32 with 2 MiB pages; on a virtual machine a fault is dear (`gamecount-lab roofline`,
+/// the rows "first write to a fresh page": about 1.3 µs per 4 KiB page, 0.2 ms per 2 MiB
+/// page, so 21 ms against 7 ms for the buffer). Only whole
 /// 2 MiB-aligned pages inside the range are affected; failure is harmless.
 fn advise_huge_pages(data: &mut [u32]) {
     const HUGE_PAGE: usize = 2 << 20;

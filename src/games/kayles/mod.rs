@@ -286,7 +286,8 @@ pub fn fair_even_row_counts(
     };
     // Filled in place, not collected through a `Result` (which grows the vector by
     // doubling: each new size of allocation can cost a fresh huge page in the allocator,
-    // ~0.1 ms, more than the whole computation at 1000 pins).
+    // about 0.2 ms by `gamecount-lab roofline`, more than the whole computation at 1000
+    // pins).
     let mut counts = Vec::with_capacity(m + 1);
     for k in 0..=m {
         // Batch sums below 16·M < 2^62: two of them add up below 2^63.
@@ -322,7 +323,7 @@ fn character_series(m: usize, wide_modulus: u64, kernel: KaylesKernel, sched: &S
         sums
     };
     // A single batch runs on the calling thread: handing it to a pool worker would only
-    // add the worker's wake-up (measured 25–100 µs here, sometimes a 3 ms tick).
+    // add the worker's wake-up (tens of µs, sometimes a scheduler tick: src/sched/README.md).
     if batches.len() == 1 { vec![job(0)] } else { sched.map_collect(batches.len(), job) }
 }
 
