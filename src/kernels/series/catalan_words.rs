@@ -39,8 +39,8 @@
 //! Optimisations, in order of effect:
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
 //! 2. Memory: at 1000 pins the computation takes about 0.1 ms, and a first touch of
-//!    memory costs about 1.3 µs per 4 KiB page here (a fresh 2 MiB huge page of the
-//!    allocator about 150 µs). So `x` lives in a ring of 128 coefficients, computed
+//!    memory costs about 1.3 µs per 4 KiB page (a fresh 2 MiB huge page of the
+//!    allocator about 0.2 ms: the first-write rows of `gamecount-lab roofline`). So `x` lives in a ring of 128 coefficients, computed
 //!    one block ahead of `T`; the rows hold each coefficient once (pairs from even
 //!    indices only); and the rows come from a `Scratch` buffer on the heap, whose
 //!    huge pages the process has already touched, reused from call to call: 66 KiB in
@@ -64,7 +64,7 @@
 //!    per output to `f64` (`Kernel::t_block_words`; beyond, the chunked `f64` path).
 //!    The lane sums of every `T_k` come from the rows in one pass at the end
 //!    (`Kernel::lane_sums`), three reductions per two coefficients instead of three
-//!    per coefficient in the loop. Together about 7 µs of ~118 at 1000 pins.
+//!    per coefficient in the loop (`cargo bench --bench series`, `catalan-words`).
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
@@ -170,8 +170,8 @@ impl WordRing {
     ///
     /// The same Chinese remainders, but every step an exact `f64` operation on a block
     /// of eight, so that the compiler vectorises it (the scalar form, with its integer
-    /// conversions per step, took about 4 µs for the 501 sums at 1000 pins, as much as
-    /// 20 outputs of the kernel). Exactness: `|vq| <= 16·(2^20 + 1) < 2^25` and
+    /// conversions per step, cost as much as 20 outputs of the kernel at 1000 pins, by
+    /// `cargo bench --bench series`). Exactness: `|vq| <= 16·(2^20 + 1) < 2^25` and
     /// `(q - 1)·(2^a)^{-1} mod q < 2^42` are integers far below `2^52`, so every product,
     /// quotient estimate and subtraction below is exact or off by less than one before
     /// the `floor`, and the corrections bring each residue into `[0, q)`. Inlined: inside
@@ -317,7 +317,7 @@ const DEN_LIMIT: i32 = (1 << 14) - 1;
 /// in `i32` ([`DEN_WEIGHT_LIMIT`]).
 fn fits_words(rational: &RationalLanes) -> bool {
     // Row by row with the sixteen lanes side by side, so that the loop is one vector wide
-    // (lane by lane over the rows, it took about 1% of the warm kernel at 1000 pins).
+    // (lane by lane over the rows, it is a scalar loop over every row of every lane).
     let mut weight = [0u64; LANES16];
     let mut largest = [0u32; LANES16];
     for row in rational.den.iter() {
@@ -331,14 +331,14 @@ fn fits_words(rational: &RationalLanes) -> bool {
 
 /// Rows for the kernel, reused from call to call.
 ///
-/// Why: a first touch of a 4 KiB page costs about 1.3 µs on this machine, and a fresh
-/// 2 MiB transparent huge page of the allocator's arena about 150 µs to clear: more than
-/// the whole computation at 1000 pins. The rows come from the heap, because the
-/// allocator backs its arena with huge pages that the process has already touched (its
-/// start-up allocations): a request of this size lands on memory that is already mapped,
-/// with no page fault at all (measured: 0–1 faults for the 66 KiB at 1000 pins, against
-/// 17 faults, about 25 µs, for a zero-filled static buffer, which is paged in 4 KiB at a
-/// time). The buffer is kept for the next call (a bench, or the checks), up to
+/// Why: a first touch of a 4 KiB page costs about 1.3 µs, and a fresh 2 MiB transparent
+/// huge page of the allocator's arena about 0.2 ms to clear (`gamecount-lab roofline`,
+/// the first-write rows): more than the whole computation at 1000 pins. The rows come
+/// from the heap, because the allocator backs its arena with huge pages that the process
+/// has already touched (its start-up allocations): a request of this size lands on
+/// memory that is already mapped, with no page fault at all (0–1 faults for the 66 KiB
+/// at 1000 pins by `perf stat -e page-faults`, against 17 for a zero-filled static
+/// buffer, which is paged in 4 KiB at a time). The buffer is kept for the next call (a bench, or the checks), up to
 /// [`Scratch::ROWS`]; a call that finds it busy (another thread) or needs more uses a
 /// buffer of its own.
 struct Scratch;
@@ -977,8 +977,8 @@ fn rest_term<P: PairVec>(acc: [P; 4], left: [P; 3], right: [P; 3], swap: bool) -
 /// The first one needs `h(k0) = ceil(k0/2) - 1 >= LOW`: then its blocked stretch
 /// `LOW+1 ..= l` is empty or whole steps, every per-output term `NEW < i <= LOW` lies in
 /// the half sum (`i <= h(k)`), and the newest ones `i <= NEW` pair with `k - i > NEW`.
-/// So `2·LOW + 1`; an earlier start left 16 more outputs (about 3 µs at 1000 pins) to
-/// the direct sums, which redo every pair for every output and convert every sum.
+/// So `2·LOW + 1`; an earlier start would leave 16 more outputs to the direct sums, which
+/// redo every pair for every output and convert every sum.
 const BLOCKED_FROM: usize = 2 * LOW + 1;
 
 /// Below this `k`, `x_k - C_k` needs no reduction of its partial sums to stay exact.
