@@ -227,19 +227,52 @@ pub(crate) fn sparse_value(
             continue;
         }
         let rest = n - i;
-        for &r in &state.rare {
-            let r = r as usize;
-            if r >= rest {
-                break;
+        // Rare r in [1, rest): those with partner rest - r >= far_below (r <= rest -
+        // far_below), then those not below far_below themselves.
+        let rare = &state.rare;
+        let first = rare.partition_point(|&r| r == 0);
+        let end = rare.partition_point(|&r| (r as usize) < rest);
+        let near_end = rare.partition_point(|&r| (r as usize) + far_below <= rest).clamp(first, end);
+        let far_end = rare.partition_point(|&r| (r as usize) < far_below).clamp(near_end, end);
+        for range in [&rare[first..near_end], &rare[far_end..end]] {
+            if rules.unequal && rest % 2 == 0 {
+                // Leave out the split into two equal heaps.
+                let half = range.partition_point(|&r| (r as usize) < rest / 2);
+                let skip = half + usize::from(range.get(half) == Some(&((rest / 2) as u32)));
+                mark_rare_pairs(g, rest, &range[..half], seen);
+                mark_rare_pairs(g, rest, &range[skip..], seen);
+            } else {
+                mark_rare_pairs(g, rest, range, seen);
             }
-            let b = rest - r;
-            if r == 0 || (r < far_below && b < far_below) || (rules.unequal && r == b) {
-                continue;
-            }
-            seen.insert((g[r] ^ g[b]) as u32);
         }
     }
     finish_value(rules, g, n, state, seen)
+}
+
+/// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
+///
+/// While the seen set is at most four words (values below 256), the marks go to four
+/// accumulators held in registers, one per word, selected without branches: a store to
+/// the seen words for every pair would chain each pair to the previous one through memory.
+#[inline]
+fn mark_rare_pairs(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
+    if seen.words.len() <= 4 {
+        let mut acc = [0u64; 4];
+        for &r in rare {
+            let v = (g[r as usize] ^ g[rest - r as usize]) as u32;
+            let bit = 1u64 << (v & 63);
+            for (w, a) in acc.iter_mut().enumerate() {
+                *a |= if v >> 6 == w as u32 { bit } else { 0 };
+            }
+        }
+        for (word, a) in seen.words.iter_mut().zip(acc) {
+            *word |= a;
+        }
+    } else {
+        for &r in rare {
+            seen.insert((g[r as usize] ^ g[rest - r as usize]) as u32);
+        }
+    }
 }
 
 /// The mex from the marked rare pairs: the least unseen common-type value, unless a
@@ -251,6 +284,9 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
     let limit = state.seen_values() as u32;
     let candidate = seen.first_unseen_in(&state.common[state.position(n) as usize], limit);
     let mut missing = seen.unseen_below(candidate);
+    if missing > 0 && seen.words.len() <= 4 {
+        return search_narrow(rules, g, n, seen, candidate);
+    }
     if missing > 0 {
         'search: for i in rules.split_removals() {
             if n < i + 2 {
@@ -274,6 +310,55 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
         }
     }
     if missing > 0 { seen.first_unseen_below(candidate) } else { candidate }
+}
+
+/// Pairs searched between two looks at the missing values: one look per 64 pairs keeps
+/// the scan in registers and costs little past the first missing value found.
+const SEARCH_CHUNK: usize = 64;
+
+/// The search of [`finish_value`] for values below 256: the missing values as four
+/// words, each chunk of pairs ORed into four register accumulators without branches
+/// (the loop the compiler vectorises), the missing words cleared after each chunk.
+#[inline]
+fn search_narrow(rules: &Rules, g: &[u16], n: usize, seen: &SeenBits, candidate: u32) -> u32 {
+    let mut missing = [0u64; 4];
+    for (w, m) in missing.iter_mut().enumerate() {
+        let below = candidate.saturating_sub(64 * w as u32).min(64);
+        let range = if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
+        *m = !seen.words.get(w).copied().unwrap_or(0) & range;
+    }
+    'search: for i in rules.split_removals() {
+        if n < i + 2 {
+            continue;
+        }
+        let rest = n - i;
+        let last = if rules.unequal && rest % 2 == 0 { rest / 2 - 1 } else { rest / 2 };
+        let mut a = 1;
+        while a <= last {
+            let stop = (a + SEARCH_CHUNK - 1).min(last);
+            let lo = &g[a..=stop];
+            let hi = &g[rest - stop..=rest - a];
+            let mut acc = [0u64; 4];
+            for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+                let v = (x ^ y) as u32;
+                let bit = 1u64 << (v & 63);
+                for (w, acc) in acc.iter_mut().enumerate() {
+                    *acc |= if v >> 6 == w as u32 { bit } else { 0 };
+                }
+            }
+            for (m, acc) in missing.iter_mut().zip(acc) {
+                *m &= !acc;
+            }
+            if missing == [0; 4] {
+                break 'search;
+            }
+            a = stop + 1;
+        }
+    }
+    match missing.iter().position(|&m| m != 0) {
+        Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
+        None => candidate,
+    }
 }
 
 /// What the parallel variant needs of the method: the state and its per-heap steps.
