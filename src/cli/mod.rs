@@ -434,6 +434,8 @@ fn grundy(
     let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
     let target = if until_periodic { max_heaps.max(heaps) } else { heaps };
     let variant = octal::parse_variant(run.kernel.as_deref(), problem, target, sched.threads())?;
+    let what = format!("the values of {heaps} heaps ({variant})");
+    crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     let mut list = match out {
         Some(path) => Some(games::stones::list::ListFile::create_for(path, problem, "--out")?),
         None => None,
@@ -490,6 +492,8 @@ fn solve_octal(game: &str, heaps: u64, components: u64, modulus: Option<u64>, ru
     let params = octal::OctalParams::new(game, heaps, components, modulus)?;
     let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
     let variant = octal::parse_variant(run.kernel.as_deref(), problem, heaps, sched.threads())?;
+    let what = format!("the values of {heaps} heaps ({variant})");
+    crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     header(&sched);
     let start = Instant::now();
     let count = octal::solve_octal(&params, variant, &sched)?;

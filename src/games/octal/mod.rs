@@ -421,6 +421,15 @@ impl OctalParams {
             }
             Some(p) => Some(p as u32),
         };
+        // Before any work: with values below 2^16 (so L <= 2^16), the bound of
+        // count_p_positions already shows that the exact count cannot fit.
+        let even = components - components % 2;
+        let lower_bits = even as f64 * ((heaps + 1) as f64).log2() - 16.0;
+        if modulus.is_none() && lower_bits >= 128.0 {
+            return err(format!(
+                "the count is at least 2^{lower_bits:.0}, too large for 128 bits; give --modulus P for it modulo a prime"
+            ));
+        }
         Ok(Self { game, heaps, components, modulus })
     }
 }
