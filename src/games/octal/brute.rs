@@ -100,6 +100,7 @@ pub fn check_game(game: &Game, max_heap: usize, parts: usize, sched: &Scheduler)
     let total_limit = if parts > 2 { max_heap + 6 } else { usize::MAX };
     let mut compared = 0;
     let mut heaps = Vec::new();
+    #[allow(clippy::too_many_arguments)]
     fn visit(
         g: &[u16],
         outcomes: &mut Outcomes,

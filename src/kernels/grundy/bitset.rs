@@ -23,7 +23,10 @@ crate::multiversion! {
     pub fn grundy_bitset(rules: &Rules, g: &mut Vec<u16>, max_heap: usize) -> Result<(), Overflow> => bitset_generic;
 }
 
+/// `B` only selects the entry point (and so the instruction set the plain loops are
+/// compiled for); the code does not name it.
 #[inline(always)]
+#[allow(clippy::extra_unused_type_parameters)]
 fn bitset_generic<B: Backend>(rules: &Rules, g: &mut Vec<u16>, max_heap: usize) -> Result<(), Overflow> {
     // rev[max_heap - x] = G(x): G(rest - a) = rev[max_heap - rest + a], ascending in a.
     let mut rev = vec![0u16; max_heap + 1];
@@ -52,7 +55,7 @@ fn bitset_generic<B: Backend>(rules: &Rules, g: &mut Vec<u16>, max_heap: usize) 
             }
             let rest = n - i;
             let mut last = rest / 2;
-            if rules.unequal && rest % 2 == 0 {
+            if rules.unequal && rest.is_multiple_of(2) {
                 last -= 1;
             }
             let lo = &g[1..=last];

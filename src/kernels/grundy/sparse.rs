@@ -92,7 +92,7 @@ impl Sparse {
 
     #[inline(always)]
     fn is_rare(&self, key: u32) -> bool {
-        (key & self.mask).count_ones() % 2 == 0
+        (key & self.mask).count_ones().is_multiple_of(2)
     }
 
     /// Re-derives the best mask from the counts; rebuilds the rare list if it changed
@@ -235,7 +235,7 @@ pub(crate) fn sparse_value(
         let near_end = rare.partition_point(|&r| (r as usize) + far_below <= rest).clamp(first, end);
         let far_end = rare.partition_point(|&r| (r as usize) < far_below).clamp(near_end, end);
         for range in [&rare[first..near_end], &rare[far_end..end]] {
-            if rules.unequal && rest % 2 == 0 {
+            if rules.unequal && rest.is_multiple_of(2) {
                 // Leave out the split into two equal heaps.
                 let half = range.partition_point(|&r| (r as usize) < rest / 2);
                 let skip = half + usize::from(range.get(half) == Some(&((rest / 2) as u32)));
@@ -332,7 +332,7 @@ fn search_narrow(rules: &Rules, g: &[u16], n: usize, seen: &SeenBits, candidate:
             continue;
         }
         let rest = n - i;
-        let last = if rules.unequal && rest % 2 == 0 { rest / 2 - 1 } else { rest / 2 };
+        let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
         let mut a = 1;
         while a <= last {
             let stop = (a + SEARCH_CHUNK - 1).min(last);
