@@ -657,6 +657,23 @@ mod process {
     }
 
     #[test]
+    fn octal_runs_that_do_not_fit_are_refused_with_what_they_need() {
+        if emulated() {
+            return;
+        }
+        for args in [
+            &["grundy", "0.07", "--heaps", "2^31"][..],
+            &["solve", "octal", "--game", "0.07", "--heaps", "2^31", "--components", "2"],
+        ] {
+            let out = under_address_limit(args, 500_000);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains("would take 4.00 GiB") && err.contains("RLIMIT_AS"), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
     fn a_failed_allocation_is_one_line_and_leaves_nothing_behind() {
         // Tables under the size the preflight reads limits for (16 MiB), under a limit
         // too small for them: the allocation itself fails.
@@ -736,5 +753,121 @@ mod process {
         let note = note.expect("a note before the work");
         assert!(note.starts_with("note: coins: this run should take about "), "{note}");
         assert!(note.contains("dp-simd") && note.contains("200000 stacks"), "{note}");
+    }
+}
+
+#[test]
+fn grundy_certifies_the_checkpoints_of_winning_ways() {
+    for (code, preperiod, period, max, max_at) in
+        [("0.07", 53, 34, 9, 86), ("0.77", 71, 12, 8, 27), ("0.137", 52, 34, 9, 85), ("0.156", 3479, 349, 23, 1032)]
+    {
+        let out = gamecount(&["grundy", code, "--until-periodic", "--json"]);
+        assert!(out.status.success(), "{code}: {}", stderr(&out));
+        let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(value["problem"], "grundy");
+        assert_eq!((value["preperiod"].as_u64(), value["period"].as_u64()), (Some(preperiod), Some(period)), "{code}");
+        assert_eq!((value["max"].as_u64(), value["max_at"].as_u64()), (Some(max), Some(max_at)), "{code}");
+        assert_eq!(value["certified"], true);
+        for field in ["heaps", "zeros", "seconds", "kernel", "threads", "simd", "rare_mask", "rare_count", "last_rare"]
+        {
+            assert!(value.get(field).is_some(), "{code}: {field}");
+        }
+    }
+    // Without enough heaps: no certificate, said in the line.
+    let out = gamecount(&["grundy", "0.156", "--heaps", "5000"]);
+    assert!(stdout(&out).contains("no period certified up to 5000"), "{}", stdout(&out));
+    let out = gamecount(&["grundy", "grundy", "--heaps", "1000", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((value["certified"].as_bool(), value["period"].is_null()), (Some(false), true));
+}
+
+#[test]
+fn grundy_values_do_not_depend_on_the_kernel_threads_or_backend() {
+    let base = stdout(&gamecount(&["grundy", "0.354", "--heaps", "40000", "--kernel", "naive", "--threads", "1"]));
+    for kernel in ["bitset", "sparse", "parallel"] {
+        for threads in ["1", "2"] {
+            let out = gamecount(&[
+                "grundy",
+                "0.354",
+                "--heaps",
+                "40000",
+                "--kernel",
+                kernel,
+                "--threads",
+                threads,
+                "--simd",
+                "portable",
+            ]);
+            assert_eq!(stdout(&out), base, "{kernel} on {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn grundy_out_writes_one_value_a_line() {
+    let dir = std::env::temp_dir().join(format!("gamecount-octal-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kayles.txt");
+    let out = gamecount(&["grundy", "0.77", "--heaps", "11", "--out", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\n1\n2\n3\n1\n4\n3\n2\n1\n4\n2\n6\n");
+    let out = gamecount(&["grundy", "0.77", "--heaps", "11", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: grundy: --out "), "{}", stderr(&out));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn solve_octal_counts_exactly_or_modulo_a_prime() {
+    // 0.07 with heaps 0..=3 (values 0 0 1 1): pairs with equal values, 2·2 + 2·2 = 8.
+    let out = gamecount(&["solve", "octal", "--game", "0.07", "--heaps", "3", "--components", "2"]);
+    assert_eq!(stdout(&out), "8\n", "{}", stderr(&out));
+    let out = gamecount(&["solve", "octal", "--game", ".77", "--heaps", "1000", "--components", "12", "--json"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("{\"problem\":\"octal\""), "{text}");
+    let exact: u128 = text.split("\"answer\":").nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+    assert!(exact > u64::MAX as u128, "{exact}");
+    let out = gamecount(&[
+        "solve",
+        "octal",
+        "--game",
+        ".77",
+        "--heaps",
+        "1000",
+        "--components",
+        "12",
+        "--modulus",
+        "1000000007",
+    ]);
+    assert_eq!(stdout(&out).trim(), (exact % 1_000_000_007).to_string());
+}
+
+#[test]
+fn bad_octal_input_gets_one_line_and_exit_code_two() {
+    let too_long = format!("0.{}", "7".repeat(33));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["grundy", "0.08", "--heaps", "10"],
+        vec!["grundy", "0.9", "--heaps", "10"],
+        vec!["grundy", "077", "--heaps", "10"],
+        vec!["grundy", "2.07", "--heaps", "10"],
+        vec!["grundy", "0.000", "--heaps", "10"],
+        vec!["grundy", &too_long, "--heaps", "10"],
+        vec!["grundy", "0x3f", "--heaps", "10"],
+        vec!["grundy", "0.07"],
+        vec!["grundy", "0.07", "--heaps", "10", "--kernel", "fast"],
+        vec!["solve", "octal", "--game", "0.07", "--heaps", "10", "--components", "0"],
+        vec!["solve", "octal", "--game", "0.07", "--heaps", "10", "--components", "2", "--modulus", "1000000006"],
+        vec!["solve", "octal", "--game", "0.07", "--heaps", "10", "--components", "2", "--modulus", "2"],
+        vec!["solve", "octal", "--game", "0.07", "--heaps", "1000", "--components", "100"],
+        vec!["solve", "octal", "--game", "0.8", "--heaps", "10", "--components", "2"],
+    ];
+    for args in cases {
+        let out = gamecount(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        let problem = if args[0] == "grundy" { "grundy" } else { "octal" };
+        assert!(err.starts_with(&format!("error: {problem}: ")), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }

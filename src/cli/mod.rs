@@ -12,7 +12,7 @@ mod output;
 pub use numbers::{parse_count, parse_count_up_to};
 pub use output::{allocation_failed, record_stdout_state};
 
-use crate::games::{self, Answer, InputError, ProblemId, Request, cards, coins, kayles, stones};
+use crate::games::{self, Answer, InputError, ProblemId, Request, cards, coins, kayles, octal, stones};
 use crate::platform;
 use crate::sched::{MAX_THREADS, Scheduler};
 use crate::simd::Simd;
@@ -75,6 +75,30 @@ enum Command {
     },
     /// List each problem's kernel variants, the default first.
     Kernels,
+    /// Grundy values G(0..=N) of an octal game (or Grundy's game): the largest value, the
+    /// certified period, the sparse space and the number of zeros, in one line.
+    Grundy {
+        /// The game: an octal code (0.07, .137, 4.07; digits 0-7, at most 32 after the
+        /// point) or grundy (Grundy's game).
+        #[arg(value_name = "GAME")]
+        game: String,
+        /// Compute G(0..=N), N from 0 to 4294967294 (the start with --until-periodic,
+        /// default 1023).
+        #[arg(long, value_name = "N", value_parser = up_to(octal::MAX_HEAPS), allow_hyphen_values = true)]
+        heaps: Option<u64>,
+        /// Double N until the period is certified (or --max-heaps, or memory, is reached).
+        #[arg(long)]
+        until_periodic: bool,
+        /// The largest N --until-periodic may reach (default: what memory allows).
+        #[arg(long, value_name = "M", value_parser = up_to(octal::MAX_HEAPS), allow_hyphen_values = true)]
+        max_heaps: Option<u64>,
+        /// Also write G(0), G(1), ... to FILE, one decimal a line (written beside it and
+        /// renamed when complete). FILE must be a regular file, a symlink to one, or absent.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        run: RunOptions,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -132,6 +156,25 @@ enum SolveCommand {
         /// Report F(N) modulo P, 2 to 4294967295 (2^32 - 1; the O(n) kernels need a prime).
         #[arg(long, value_name = "P", default_value = "989898989", value_parser = up_to(coins::MAX_MODULUS), allow_hyphen_values = true)]
         modulus: u64,
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Sums of heaps of an octal game: the ordered K-tuples of heap sizes 0..=N with
+    /// nim-sum 0 (the positions the player to move loses), exact or modulo a prime P.
+    Octal {
+        /// The game: an octal code (0.07, .137, 4.07) or grundy.
+        #[arg(long, value_name = "CODE")]
+        game: String,
+        /// The largest heap size N, 0 to 4294967294.
+        #[arg(long, value_name = "N", value_parser = up_to(octal::MAX_HEAPS), allow_hyphen_values = true)]
+        heaps: u64,
+        /// The number of heaps K, 1 to 18446744073709551615.
+        #[arg(long, value_name = "K", value_parser = parse_count, allow_hyphen_values = true)]
+        components: u64,
+        /// Report the count modulo this prime, 3 to 2147483647 (default: exact, refused
+        /// when it does not fit in 128 bits).
+        #[arg(long, value_name = "P", value_parser = up_to(octal::MODULUS_LIMIT - 1), allow_hyphen_values = true)]
+        modulus: Option<u64>,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -240,7 +283,8 @@ fn problem_prefix(args: &[OsString]) -> String {
     words
         .windows(2)
         .find(|w| w[0] == "solve")
-        .and_then(|w| ProblemId::ALL.iter().find(|p| p.name() == w[1]))
+        .and_then(|w| ProblemId::EVERY.iter().find(|p| p.name() == w[1]))
+        .or_else(|| (words.get(1).map(String::as_str) == Some("grundy")).then_some(&ProblemId::Grundy))
         .map_or(String::new(), |p| format!("{p}: "))
 }
 
@@ -266,12 +310,24 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             }
             // The level `solve` would run here (GAMECOUNT_SIMD respected) and the others.
             let simd = Simd::from_flag_or_env(None).map_err(|e| Failure { message: e.to_string(), code: 2 })?;
+            let default = crate::kernels::grundy::GrundyVariant::default_for(0, 1);
+            let grundy: Vec<&str> = std::iter::once(default)
+                .chain(crate::kernels::grundy::GrundyVariant::ALL.iter().copied().filter(|&v| v != default))
+                .map(|v| v.name())
+                .collect();
+            output::line(&format!(
+                "grundy, octal: {} (parallel from 2^15 heaps on several threads)",
+                grundy.join(", ")
+            ))?;
             let available: Vec<&str> = Simd::available().iter().map(|s| s.name()).collect();
             output::line(&format!("simd: {simd} (this CPU runs: {})", available.join(", ")))?;
             Ok(())
         }
         Command::Verify { deep, threads, simd } => verify(deep, threads, simd.as_deref()),
         Command::Solve { problem } => solve(problem),
+        Command::Grundy { game, heaps, until_periodic, max_heaps, out, run } => {
+            grundy(&game, heaps, until_periodic, max_heaps, out.as_deref(), &run)
+        }
     }
 }
 
@@ -335,6 +391,9 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
             (Request::Cards(params, cards::CardsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
+        SolveCommand::Octal { game, heaps, components, modulus, run } => {
+            return solve_octal(&game, heaps, components, modulus, &run);
+        }
         SolveCommand::Coins { stacks, height, modulus, run } => {
             let params = coins::CoinsParams::new(stacks, height, modulus)?;
             (Request::Coins(params, coins::CoinsKernel::parse(run.kernel.as_deref(), &params)?), run)
@@ -342,6 +401,132 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
     };
     let sched = scheduler(Some(request.problem()), run.threads, run.simd.as_deref(), run.json)?;
     solve_request(&request, run.json, &sched)
+}
+
+/// `gamecount grundy`: the values, the report line (or JSON), and `--out`.
+fn grundy(
+    game: &str,
+    heaps: Option<u64>,
+    until_periodic: bool,
+    max_heaps: Option<u64>,
+    out: Option<&std::path::Path>,
+    run: &RunOptions,
+) -> Result<(), Failure> {
+    let problem = ProblemId::Grundy;
+    output::set_current_problem(Some(problem));
+    let game = octal::Game::parse(game, problem)?;
+    let err = |m: String| Failure::from(InputError::new(problem, m));
+    let heaps = match (heaps, until_periodic) {
+        (Some(n), _) => n,
+        (None, true) => octal::DEFAULT_START_HEAPS,
+        (None, false) => return Err(err("--heaps N is needed (or --until-periodic)".into())),
+    };
+    if heaps > octal::MAX_HEAPS {
+        return Err(err(format!("--heaps {heaps} is above the supported maximum of {}", octal::MAX_HEAPS)));
+    }
+    if max_heaps.is_some() && !until_periodic {
+        return Err(err("--max-heaps only applies with --until-periodic".into()));
+    }
+    let max_heaps = max_heaps.unwrap_or(octal::MAX_HEAPS);
+    if max_heaps > octal::MAX_HEAPS {
+        return Err(err(format!("--max-heaps {max_heaps} is above the supported maximum of {}", octal::MAX_HEAPS)));
+    }
+    let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
+    let target = if until_periodic { max_heaps.max(heaps) } else { heaps };
+    let variant = octal::parse_variant(run.kernel.as_deref(), problem, target, sched.threads())?;
+    let what = format!("the values of {heaps} heaps ({variant})");
+    crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
+    let mut list = match out {
+        Some(path) => Some(games::stones::list::ListFile::create_for(path, problem, "--out")?),
+        None => None,
+    };
+    header(&sched);
+    let start = Instant::now();
+    let g = if until_periodic {
+        octal::until_periodic(&game, heaps, max_heaps, variant, &sched)?
+    } else {
+        octal::values(&game, heaps, variant, problem, &sched)?
+    };
+    let report = octal::Report::of(&game, &g);
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(mut list) = list.take() {
+        for &v in &g {
+            list.push_value(v as u32);
+        }
+        list.commit()?;
+    }
+    if run.json {
+        let (preperiod, period) = report.period.map_or((None, None), |p| (Some(p.preperiod), Some(p.period)));
+        let object = json!({
+            "problem": "grundy",
+            "game": report.game,
+            "heaps": report.heaps,
+            "max": report.max,
+            "max_at": report.max_at,
+            "preperiod": preperiod,
+            "period": period,
+            "certified": report.period.is_some(),
+            "rare_mask": report.sparse.map(|s| s.mask),
+            "rare_position_bit": report.sparse.map(|s| s.position_bit),
+            "rare_count": report.sparse.map(|s| s.rare_count),
+            "last_rare": report.sparse.and_then(|s| s.last_rare),
+            "zeros": report.zeros,
+            "seconds": seconds,
+            "kernel": variant.name(),
+            "threads": sched.threads(),
+            "simd": sched.simd().name(),
+        });
+        output::line(&object.to_string())?;
+    } else {
+        output::line(&report.line())?;
+    }
+    output::note(&format!("grundy {} [{variant}, {} threads, {seconds:.6} s]", game.name, sched.threads()));
+    Ok(())
+}
+
+/// `solve octal`: the count of the losing sums, exact (a JSON number of up to 128 bits)
+/// or modulo `--modulus`.
+fn solve_octal(game: &str, heaps: u64, components: u64, modulus: Option<u64>, run: &RunOptions) -> Result<(), Failure> {
+    let problem = ProblemId::Octal;
+    output::set_current_problem(Some(problem));
+    let params = octal::OctalParams::new(game, heaps, components, modulus)?;
+    let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
+    let variant = octal::parse_variant(run.kernel.as_deref(), problem, heaps, sched.threads())?;
+    let what = format!("the values of {heaps} heaps ({variant})");
+    crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
+    header(&sched);
+    let start = Instant::now();
+    let count = octal::solve_octal(&params, variant, &sched)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let answer = match count {
+        octal::Count::Exact(x) => x.to_string(),
+        octal::Count::Residue(r) => r.to_string(),
+    };
+    if run.json {
+        // Written by hand: the answer may exceed 64 bits, which serde_json's Value cannot hold.
+        let params_json = json!({
+            "game": params.game.name,
+            "heaps": heaps,
+            "components": components,
+            "modulus": params.modulus,
+        });
+        let tail = json!({
+            "seconds": seconds,
+            "threads": sched.threads(),
+            "kernel": variant.name(),
+            "simd": sched.simd().name(),
+        })
+        .to_string();
+        output::line(&format!("{{\"problem\":\"octal\",\"params\":{params_json},\"answer\":{answer},{}", &tail[1..]))?;
+    } else {
+        output::line(&answer)?;
+    }
+    output::note(&format!(
+        "octal game={} heaps={heaps} components={components} -> {answer} [{variant}, {} threads, {seconds:.6} s]",
+        params.game.name,
+        sched.threads()
+    ));
+    Ok(())
 }
 
 /// Checks, solves, times and reports one request.

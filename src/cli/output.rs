@@ -105,12 +105,12 @@ fn raw_stderr(bytes: &[u8]) {
 }
 
 /// The problem being solved, for [`allocation_failed`]: an index into
-/// [`ProblemId::ALL`] plus one, 0 for none.
+/// [`ProblemId::EVERY`] plus one, 0 for none.
 static CURRENT_PROBLEM: AtomicU8 = AtomicU8::new(0);
 
 /// Records the problem a failed allocation should be reported for.
 pub fn set_current_problem(problem: Option<ProblemId>) {
-    let index = problem.and_then(|p| ProblemId::ALL.iter().position(|&q| q == p)).map_or(0, |i| i as u8 + 1);
+    let index = problem.and_then(|p| ProblemId::EVERY.iter().position(|&q| q == p)).map_or(0, |i| i as u8 + 1);
     CURRENT_PROBLEM.store(index, Ordering::Relaxed);
 }
 
@@ -131,7 +131,7 @@ pub fn allocation_failed(size: usize) -> ! {
     }
     let problem = match CURRENT_PROBLEM.load(Ordering::Relaxed) {
         0 => "",
-        i => ProblemId::ALL[i as usize - 1].name(),
+        i => ProblemId::EVERY[i as usize - 1].name(),
     };
     crate::games::stones::list::remove_pending_temp();
     for part in [

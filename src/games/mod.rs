@@ -5,6 +5,7 @@
 pub mod cards;
 pub mod coins;
 pub mod kayles;
+pub mod octal;
 pub mod stones;
 
 use crate::sched::Scheduler;
@@ -21,11 +22,19 @@ pub enum ProblemId {
     Cards,
     /// PE 860, gold and silver coin stacks.
     Coins,
+    /// The Grundy values of an octal game (or Grundy's game), `gamecount grundy`.
+    Grundy,
+    /// Sums of heaps of an octal game: the P-positions among K heaps, `solve octal`.
+    Octal,
 }
 
 impl ProblemId {
-    /// Every problem, in the order `solve all` prints them.
+    /// The four Project Euler problems, in the order `solve all` prints them.
     pub const ALL: [ProblemId; 4] = [ProblemId::Kayles, ProblemId::Stones, ProblemId::Cards, ProblemId::Coins];
+
+    /// Every problem: the Project Euler ones, then the octal games.
+    pub const EVERY: [ProblemId; 6] =
+        [ProblemId::Kayles, ProblemId::Stones, ProblemId::Cards, ProblemId::Coins, ProblemId::Grundy, ProblemId::Octal];
 
     /// The command-line name.
     pub const fn name(self) -> &'static str {
@@ -34,6 +43,8 @@ impl ProblemId {
             ProblemId::Stones => "stones",
             ProblemId::Cards => "cards",
             ProblemId::Coins => "coins",
+            ProblemId::Grundy => "grundy",
+            ProblemId::Octal => "octal",
         }
     }
 }
@@ -111,6 +122,9 @@ pub enum Request {
 impl Request {
     /// The Project Euler instance of `problem`, with its default kernel on `threads`
     /// threads.
+    ///
+    /// # Panics
+    /// If `problem` is not one of [`ProblemId::ALL`] (the octal games have no instance).
     pub fn instance(problem: ProblemId, threads: usize) -> Self {
         match problem {
             ProblemId::Kayles => {
@@ -129,6 +143,7 @@ impl Request {
                 let p = coins::CoinsParams::instance();
                 Request::Coins(p, coins::CoinsKernel::default_for(&p))
             }
+            ProblemId::Grundy | ProblemId::Octal => panic!("{problem} is not a Project Euler problem"),
         }
     }
 
@@ -203,6 +218,7 @@ impl Check {
 /// Every check of `verify` (`deep`: the longer pre-release sizes).
 pub fn all_checks(deep: bool) -> Vec<Check> {
     let mut checks = kayles::checks(deep);
+    checks.extend(octal::checks(deep));
     checks.extend(stones::checks(deep));
     checks.extend(cards::checks(deep));
     checks.extend(coins::checks(deep));

@@ -17,9 +17,11 @@
 //! | [`coin_formulas`] | coins | the same constant term by O(n) formulas (prime moduli) |
 //! | [`series`] | kayles | the balanced-row power series of the Walsh characters |
 //! | [`ntt`] | kayles | power-series products modulo any N by multi-prime NTT and CRT |
+//! | [`grundy`] | octal | Grundy values of take-and-break games: mex tables, sparse space |
 
 pub mod banded_dp;
 pub mod coin_formulas;
+pub mod grundy;
 pub mod keyscan;
 pub mod nimber_freq;
 pub mod ntt;

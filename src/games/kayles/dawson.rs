@@ -8,6 +8,9 @@
 //! the preperiod and period in it, and proves the periodicity with the Guy–Smith
 //! theorem, so `g(L)` for any `L` costs a table look-up instead of an O(L^2) mex table.
 
+use crate::kernels::grundy::Rules;
+use crate::kernels::grundy::naive::fill_small_values;
+
 /// The most tokens one move removes in Dawson's Kayles (code `0.07`: exactly two).
 const REMOVED: usize = 2;
 
@@ -19,22 +22,14 @@ pub fn dawson_values(max_len: usize) -> Vec<u8> {
     g
 }
 
-/// `g(0..g.len())` into `g`, by the mex rule. A `const fn`, so that the compiler can build
-/// the certified table ([`CERTIFIED`]) with the same code the tests run.
+/// Dawson's Kayles as move rules: two tokens removed, leaving nothing, one heap or two.
+pub const RULES: Rules = Rules { whole: 1 << REMOVED, take: 1 << REMOVED, split: 1 << REMOVED, unequal: false };
+
+/// `g(0..g.len())` into `g`, by the mex rule of the Grundy family (the crate's one mex,
+/// [`fill_small_values`]). A `const fn`, so that the compiler can build the certified
+/// table ([`CERTIFIED`]) with the same code the tests run.
 pub const fn fill_dawson_values(g: &mut [u8]) {
-    let mut len = 0;
-    while len < g.len() {
-        // By symmetry i and L-2-i give the same option: half the range suffices. Bit v of
-        // `seen` set: value v is reachable (values stay below 32: below 16 in fact).
-        let mut seen = 0u32;
-        let mut i = 0;
-        while len >= REMOVED && i <= (len - REMOVED) / 2 {
-            seen |= 1 << (g[i] ^ g[len - REMOVED - i]);
-            i += 1;
-        }
-        g[len] = seen.trailing_ones() as u8;
-        len += 1;
-    }
+    fill_small_values(&RULES, g);
 }
 
 /// The certified Dawson values, evaluated by the compiler (why: [`super::tables`]). A
@@ -205,6 +200,17 @@ mod tests {
         // Far out, the value is the one a period earlier.
         let far = 1u64 << 40;
         assert_eq!(certified.value(far), certified.value(far - 34 * 1000));
+    }
+
+    #[test]
+    fn the_values_and_period_agree_with_the_octal_game_0_07() {
+        use crate::games::octal::{Certificate, Game, Period, certify};
+        let game = Game::parse("0.07", crate::games::ProblemId::Grundy).unwrap();
+        assert_eq!(game.rules, RULES);
+        let g: Vec<u16> = dawson_values(400).iter().map(|&v| v as u16).collect();
+        let certified = DawsonValues::certified();
+        let expected = Period { preperiod: certified.preperiod(), period: certified.period() };
+        assert_eq!(certify(&g, REMOVED), Certificate::Certified(expected));
     }
 
     #[test]

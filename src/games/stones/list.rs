@@ -1,4 +1,6 @@
-//! `--list FILE`: every losing triple as one CSV line `x,y,z`, in lexicographic order.
+//! `--list FILE`: every losing triple as one CSV line `x,y,z`, in lexicographic order;
+//! and the same atomic file for any other listing (`grundy --out FILE`, one value a
+//! line), through [`ListFile::create_for`].
 //!
 //! The lines go to a temporary file beside `FILE` (same directory, so the final rename
 //! cannot cross file systems), which is synced and renamed to `FILE` only when the scan
@@ -41,10 +43,13 @@ pub struct ListFile {
     error: Option<io::Error>,
     /// One formatted line.
     line: Vec<u8>,
+    /// The problem and the option the file was given by, for messages.
+    problem: ProblemId,
+    option: &'static str,
 }
 
-fn refuse(path: &Path, reason: impl std::fmt::Display) -> InputError {
-    InputError::new(ProblemId::Stones, format!("--list {}: {reason}", path.display()))
+fn refuse(problem: ProblemId, option: &str, path: &Path, reason: impl std::fmt::Display) -> InputError {
+    InputError::new(problem, format!("{option} {}: {reason}", path.display()))
 }
 
 /// Why a file of type `kind` is not replaced, or `None` for a regular file.
@@ -69,22 +74,23 @@ fn not_regular(kind: fs::FileType) -> Option<&'static str> {
 
 /// The file `path` names once symlinks are followed, with its metadata if it exists;
 /// refuses what is not a regular file.
-fn resolve(path: &Path) -> Result<(PathBuf, Option<fs::Metadata>), InputError> {
+fn resolve(path: &Path, problem: ProblemId, option: &str) -> Result<(PathBuf, Option<fs::Metadata>), InputError> {
+    let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
-        Err(e) => Err(refuse(path, e)),
+        Err(e) => Err(refuse(path, &e)),
         Ok(meta) if meta.file_type().is_symlink() => match fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                Err(refuse(path, "is a symlink to a file that does not exist; it is left as it is"))
+                Err(refuse(path, &"is a symlink to a file that does not exist; it is left as it is"))
             }
-            Err(e) => Err(refuse(path, e)),
+            Err(e) => Err(refuse(path, &e)),
             Ok(meta) => match not_regular(meta.file_type()) {
-                Some(why) => Err(refuse(path, format!("is a symlink to something that {why}"))),
-                None => Ok((fs::canonicalize(path).map_err(|e| refuse(path, e))?, Some(meta))),
+                Some(why) => Err(refuse(path, &format!("is a symlink to something that {why}"))),
+                None => Ok((fs::canonicalize(path).map_err(|e| refuse(path, &e))?, Some(meta))),
             },
         },
         Ok(meta) => match not_regular(meta.file_type()) {
-            Some(why) => Err(refuse(path, why)),
+            Some(why) => Err(refuse(path, &why)),
             None => Ok((path.to_path_buf(), Some(meta))),
         },
     }
@@ -94,13 +100,21 @@ fn resolve(path: &Path) -> Result<(PathBuf, Option<fs::Metadata>), InputError> {
 static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 
 impl ListFile {
-    /// Creates the temporary file for `path`, or says why `path` cannot be written.
+    /// Creates the temporary file for the stones `--list` at `path`, or says why `path`
+    /// cannot be written.
     pub fn create(path: &Path) -> Result<Self, InputError> {
+        Self::create_for(path, ProblemId::Stones, "--list")
+    }
+
+    /// Creates the temporary file for `path`, given by `option` of `problem` (both named
+    /// in refusals and in the message of an interrupting signal).
+    pub fn create_for(path: &Path, problem: ProblemId, option: &'static str) -> Result<Self, InputError> {
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
         if path.file_name().is_none() {
-            return Err(refuse(path, "not a file name"));
+            return Err(refuse(path, &"not a file name"));
         }
-        let (target, existing) = resolve(path)?;
+        let (target, existing) = resolve(path, problem, option)?;
         signals::install();
         // No signal may come between the creation and the registration of the file
         // (it would leave the file behind): they wait, blocked, until it is registered.
@@ -111,22 +125,30 @@ impl ListFile {
             match OpenOptions::new().write(true).create_new(true).mode(0o666).open(&temp) {
                 Ok(file) => break (temp, file),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => continue,
-                Err(e) => return Err(refuse(path, e)),
+                Err(e) => return Err(refuse(path, &e)),
             }
         };
         // Registered at once, so a signal from here on removes it.
-        signals::register(&temp, path);
+        signals::register(&temp, path, problem, option);
         // From here on, dropping `list` removes the temporary file.
-        let mut list =
-            Self { path: path.to_path_buf(), target, temp, out: None, error: None, line: Vec::with_capacity(40) };
+        let mut list = Self {
+            path: path.to_path_buf(),
+            target,
+            temp,
+            out: None,
+            error: None,
+            line: Vec::with_capacity(40),
+            problem,
+            option,
+        };
         if let Some(meta) = existing {
             // The replacement keeps the owner where the process may set it (as root), and
             // the mode: the owner first, since a change of owner clears set-id bits.
-            let created = file.metadata().map_err(|e| refuse(path, e))?;
+            let created = file.metadata().map_err(|e| refuse(path, &e))?;
             if (meta.uid(), meta.gid()) != (created.uid(), created.gid()) {
                 let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
             }
-            file.set_permissions(fs::Permissions::from_mode(meta.mode() & 0o7777)).map_err(|e| refuse(path, e))?;
+            file.set_permissions(fs::Permissions::from_mode(meta.mode() & 0o7777)).map_err(|e| refuse(path, &e))?;
         }
         list.out = Some(BufWriter::with_capacity(BUFFER_BYTES, file));
         Ok(list)
@@ -145,26 +167,39 @@ impl ListFile {
         }
     }
 
+    /// Appends the line `value`.
+    pub fn push_value(&mut self, value: u32) {
+        let (Some(out), None) = (self.out.as_mut(), self.error.as_ref()) else { return };
+        self.line.clear();
+        push_decimal(&mut self.line, value);
+        self.line.push(b'\n');
+        if let Err(e) = out.write_all(&self.line) {
+            self.error = Some(e);
+        }
+    }
+
     /// Flushes, syncs and renames the list to its final path.
     pub fn commit(mut self) -> Result<(), InputError> {
+        let (problem, option) = (self.problem, self.option);
+        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
         let out = self.out.take().expect("committed once");
         if let Some(e) = self.error.take() {
-            return Err(refuse(&self.path, e));
+            return Err(refuse(&self.path, &e));
         }
         let file = out.into_inner().map_err(|e| refuse(&self.path, e.error()))?;
-        file.sync_all().map_err(|e| refuse(&self.path, e))?;
+        file.sync_all().map_err(|e| refuse(&self.path, &e))?;
         drop(file);
         // What sits at the target may have changed during the scan.
         match fs::symlink_metadata(&self.target) {
             Ok(meta) => {
                 if let Some(why) = not_regular(meta.file_type()) {
-                    return Err(refuse(&self.path, format!("{why} (it changed during the run)")));
+                    return Err(refuse(&self.path, &format!("{why} (it changed during the run)")));
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(refuse(&self.path, e)),
+            Err(e) => return Err(refuse(&self.path, &e)),
         }
-        fs::rename(&self.temp, &self.target).map_err(|e| refuse(&self.path, e))?;
+        fs::rename(&self.temp, &self.target).map_err(|e| refuse(&self.path, &e))?;
         signals::unregister();
         // The rename is durable once the directory is synced; a failure here loses
         // nothing that is not already in place.
@@ -221,6 +256,8 @@ mod signals {
         /// What starts the message: on a terminal, a carriage return and an erase of the
         /// line, so that the message does not follow a half-drawn progress bar.
         prefix: &'static [u8],
+        /// `"error: stones: interrupted by "`.
+        head: Vec<u8>,
         /// `"; --list FILE was left as it was\n"`.
         suffix: Vec<u8>,
     }
@@ -285,12 +322,13 @@ mod signals {
     }
 
     /// Makes `temp` the file a signal removes; `path` is the one named in the message.
-    pub(super) fn register(temp: &Path, path: &Path) {
+    pub(super) fn register(temp: &Path, path: &Path, problem: ProblemId, option: &str) {
         use std::os::unix::ffi::OsStrExt;
         let Ok(temp) = CString::new(temp.as_os_str().as_bytes()) else { return };
-        let suffix = format!("; --list {} was left as it was\n", path.display()).into_bytes();
+        let head = format!("error: {problem}: interrupted by ").into_bytes();
+        let suffix = format!("; {option} {} was left as it was\n", path.display()).into_bytes();
         let prefix: &[u8] = if io::stderr().is_terminal() { b"\r\x1b[2K" } else { b"" };
-        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, prefix, suffix })), Ordering::SeqCst);
+        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, prefix, head, suffix })), Ordering::SeqCst);
         if !old.is_null() {
             // SAFETY: a non-null pointer in PENDING came from Box::into_raw, and the swap
             // made this the only owner.
@@ -355,7 +393,7 @@ mod signals {
         let pending = take_and_unlink();
         write_stderr([
             pending.map_or(&b""[..], |p| p.prefix),
-            b"error: stones: interrupted by ",
+            pending.map_or(&b"error: interrupted by "[..], |p| &p.head),
             name,
             pending.map_or(&b"\n"[..], |p| &p.suffix),
         ]);

@@ -1,0 +1,386 @@
+//! The sparse-space method (docs/theory/octal.md §4).
+//!
+//! Label each heap `x` by its key `κ(x) = 2·G(x) + π(x)`, where the position bit `π(x)`
+//! is the parity of `x` shifted by the parity of the split removals when they all share
+//! one (then `π(a) ^ π(b) = π(n)` for every split of `n`), else 0. A mask `M` over keys
+//! divides the heaps into *rare* ones, `popcount(κ(x) & M)` even, and *common* ones.
+//! For heap `n`, call a value `v` common-type when `popcount((2v + π(n)) & M)` is odd:
+//! a split reaches a common-type value only with one rare and one common heap, so
+//! pairing every rare heap with its partner finds every common-type option, exactly. A
+//! rare-type value comes from two rare heaps (found the same way) or two common ones; the
+//! scan of all pairs runs only while some rare-type value below the least missing
+//! common-type value is still unseen, and stops when the last one turns up.
+//!
+//! So a heap costs `O(R)` pairs plus a short search, instead of `O(n)`, when the mask
+//! leaves few rare heaps. The mask that leaves the fewest is read off the Walsh–Hadamard
+//! transform of the key counts (§4.3, [`best_mask`]): `(W[M] + n) / 2` heaps are rare
+//! under `M`. It is re-derived when enough new rare heaps have appeared to suggest
+//! another mask may now do better, and when the values outgrow their bits. The answer
+//! never depends on the mask (any mask gives the exact mex); only the time does.
+
+use super::{Overflow, Rules, SeenBits, store};
+use crate::kernels::wht::wht_scalar;
+
+/// The prime the key counts are transformed modulo: counts stay below 2^30, so every
+/// transformed entry, in `[-2^30, 2^30]`, is recovered from its residue.
+const WHT_PRIME: u32 = 2_147_483_647;
+
+/// The rare/common division of a table of values by its best mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SparseSplit {
+    /// The value bits of the mask (`M >> 1`).
+    pub mask: u32,
+    /// Whether the mask includes the position bit (`M & 1`).
+    pub position_bit: bool,
+    /// Heaps that are rare under the mask.
+    pub rare_count: u64,
+    /// The last rare heap (`None` when there is none).
+    pub last_rare: Option<u64>,
+}
+
+/// The state of the method over a growing table.
+pub(crate) struct Sparse {
+    /// Whether keys carry the position bit, and the parity `q` it is shifted by.
+    position_bit: bool,
+    q: u32,
+    /// Values of the table are below `2^bits`.
+    bits: u32,
+    /// How many heaps have each key.
+    counts: Vec<u32>,
+    /// The key mask in use.
+    mask: u32,
+    /// Rare heaps under `mask`, ascending.
+    rare: Vec<u32>,
+    /// Rare heaps when the mask was last derived.
+    rare_at_derivation: usize,
+    /// Bit `v` of `common[π]`: value `v` is common-type for heaps of position bit `π`.
+    common: [Vec<u64>; 2],
+}
+
+impl Sparse {
+    fn new(rules: &Rules, g: &[u16]) -> Self {
+        let (position_bit, q) = position_bit_of(rules);
+        let max = g.iter().copied().max().unwrap_or(0) as u32;
+        let bits = bits_for(max);
+        let mut state = Sparse {
+            position_bit,
+            q,
+            bits,
+            counts: vec![0; 2 << bits],
+            mask: 0,
+            rare: Vec::new(),
+            rare_at_derivation: 0,
+            common: [Vec::new(), Vec::new()],
+        };
+        for x in 0..g.len() {
+            let key = state.key(g, x) as usize;
+            state.counts[key] += 1;
+        }
+        state.derive(g, true);
+        state
+    }
+
+    #[inline(always)]
+    fn position(&self, x: usize) -> u32 {
+        if self.position_bit { (x as u32 ^ self.q) & 1 } else { 0 }
+    }
+
+    #[inline(always)]
+    fn key(&self, g: &[u16], x: usize) -> u32 {
+        ((g[x] as u32) << 1) | self.position(x)
+    }
+
+    #[inline(always)]
+    fn is_rare(&self, key: u32) -> bool {
+        (key & self.mask).count_ones().is_multiple_of(2)
+    }
+
+    /// Re-derives the best mask from the counts; rebuilds the rare list if it changed
+    /// (or `force`).
+    fn derive(&mut self, g: &[u16], force: bool) {
+        let (mask, _) = best_mask(&self.counts, g.len() as u64, self.position_bit);
+        if mask != self.mask || force {
+            self.mask = mask;
+            self.rare = (0..g.len()).filter(|&x| self.is_rare(self.key(g, x))).map(|x| x as u32).collect();
+        }
+        self.rare_at_derivation = self.rare.len();
+        let limit = self.seen_values();
+        for (pos, words) in self.common.iter_mut().enumerate() {
+            words.clear();
+            words.resize(limit.div_ceil(64), 0);
+            for v in 0..limit as u32 {
+                if (((v << 1) | pos as u32) & self.mask).count_ones() % 2 == 1 {
+                    words[(v >> 6) as usize] |= 1 << (v & 63);
+                }
+            }
+        }
+    }
+
+    /// Values the seen set covers: the options (below `2^bits`) and the first missing
+    /// common-type value (below `2^(bits+1)`).
+    fn seen_values(&self) -> usize {
+        2 << self.bits
+    }
+
+    /// Records `G(n)`, just pushed onto `g`.
+    fn record(&mut self, g: &[u16], n: usize) {
+        let value = g[n] as u32;
+        let grew = value >> self.bits != 0;
+        if grew {
+            self.bits = bits_for(value);
+            self.counts.resize(2 << self.bits, 0);
+        }
+        let key = self.key(g, n);
+        self.counts[key as usize] += 1;
+        if self.is_rare(key) {
+            self.rare.push(n as u32);
+        }
+        // A mask's rare heaps only grow, so a common heap keeps the mask optimal; new
+        // rare heaps (past a sixteenth more than at the last derivation) may not.
+        if grew || self.rare.len() > self.rare_at_derivation + 1 + self.rare_at_derivation / 16 {
+            self.derive(g, grew);
+        }
+    }
+}
+
+/// Whether keys carry the position bit (all split removals of one parity), and that parity.
+fn position_bit_of(rules: &Rules) -> (bool, u32) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    if rules.split & !EVEN == 0 {
+        (true, 0)
+    } else if rules.split & EVEN == 0 {
+        (true, 1)
+    } else {
+        (false, 0)
+    }
+}
+
+/// The least `b >= 1` with `max < 2^b`.
+fn bits_for(max: u32) -> u32 {
+    (32 - max.leading_zeros()).max(1)
+}
+
+/// The key mask with the fewest rare heaps, and their number, from the key counts of `n`
+/// heaps (masks with the position bit only when keys carry it); the least such mask on
+/// ties.
+pub fn best_mask(counts: &[u32], n: u64, position_bit: bool) -> (u32, u64) {
+    let mut w = counts.to_vec();
+    wht_scalar(&mut w, WHT_PRIME);
+    let half = WHT_PRIME / 2;
+    let mut best = (0u32, n);
+    for (m, &r) in w.iter().enumerate() {
+        if m & 1 == 1 && !position_bit {
+            continue;
+        }
+        // W[M] = (#even) - (#odd); even parity is rare.
+        let signed = if r > half { r as i64 - WHT_PRIME as i64 } else { r as i64 };
+        let rare = ((signed + n as i64) / 2) as u64;
+        if rare < best.1 {
+            best = (m as u32, rare);
+        }
+    }
+    best
+}
+
+/// The best rare/common division of the values `g` under `rules` (for reports: it
+/// depends only on the values, not on the variant that computed them).
+pub fn sparse_split(rules: &Rules, g: &[u16]) -> SparseSplit {
+    let state = Sparse::new(rules, g);
+    SparseSplit {
+        mask: state.mask >> 1,
+        position_bit: state.mask & 1 == 1,
+        rare_count: state.rare.len() as u64,
+        last_rare: state.rare.last().map(|&r| r as u64),
+    }
+}
+
+/// Extends `g` to heaps `0..=max_heap` by the sparse-space method.
+pub fn grundy_sparse(rules: &Rules, g: &mut Vec<u16>, max_heap: usize) -> Result<(), Overflow> {
+    let mut state = Sparse::new(rules, g);
+    let mut seen = SeenBits::new(state.seen_values());
+    for n in g.len()..=max_heap {
+        seen.clear(state.seen_values());
+        let value = store(sparse_value(rules, g, n, &state, &mut seen, 0), n)?;
+        g.push(value);
+        state.record(g, n);
+    }
+    Ok(())
+}
+
+/// `G(n)` from `g[0..n]`. The pairs of a rare heap and a partner both below
+/// `far_below` are taken as already marked in `seen` (the parallel variant marks them
+/// beforehand; 0 here for none).
+#[inline]
+pub(crate) fn sparse_value(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    state: &Sparse,
+    seen: &mut SeenBits,
+    far_below: usize,
+) -> u32 {
+    rules.mark_simple_options(g, n, |v| {
+        seen.insert(v);
+    });
+    for i in rules.split_removals() {
+        if n < i + 2 {
+            continue;
+        }
+        let rest = n - i;
+        // Rare r in [1, rest): those with partner rest - r >= far_below (r <= rest -
+        // far_below), then those not below far_below themselves.
+        let rare = &state.rare;
+        let first = rare.partition_point(|&r| r == 0);
+        let end = rare.partition_point(|&r| (r as usize) < rest);
+        let near_end = rare.partition_point(|&r| (r as usize) + far_below <= rest).clamp(first, end);
+        let far_end = rare.partition_point(|&r| (r as usize) < far_below).clamp(near_end, end);
+        for range in [&rare[first..near_end], &rare[far_end..end]] {
+            if rules.unequal && rest.is_multiple_of(2) {
+                // Leave out the split into two equal heaps.
+                let half = range.partition_point(|&r| (r as usize) < rest / 2);
+                let skip = half + usize::from(range.get(half) == Some(&((rest / 2) as u32)));
+                mark_rare_pairs(g, rest, &range[..half], seen);
+                mark_rare_pairs(g, rest, &range[skip..], seen);
+            } else {
+                mark_rare_pairs(g, rest, range, seen);
+            }
+        }
+    }
+    finish_value(rules, g, n, state, seen)
+}
+
+/// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
+///
+/// While the seen set is at most four words (values below 256), the marks go to four
+/// accumulators held in registers, one per word, selected without branches: a store to
+/// the seen words for every pair would chain each pair to the previous one through memory.
+#[inline]
+fn mark_rare_pairs(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
+    if seen.words.len() <= 4 {
+        let mut acc = [0u64; 4];
+        for &r in rare {
+            let v = (g[r as usize] ^ g[rest - r as usize]) as u32;
+            let bit = 1u64 << (v & 63);
+            for (w, a) in acc.iter_mut().enumerate() {
+                *a |= if v >> 6 == w as u32 { bit } else { 0 };
+            }
+        }
+        for (word, a) in seen.words.iter_mut().zip(acc) {
+            *word |= a;
+        }
+    } else {
+        for &r in rare {
+            seen.insert((g[r as usize] ^ g[rest - r as usize]) as u32);
+        }
+    }
+}
+
+/// The mex from the marked rare pairs: the least unseen common-type value, unless a
+/// rare-type value below it stays unseen after the search of all pairs.
+#[inline]
+pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, seen: &mut SeenBits) -> u32 {
+    // Options are below 2^bits; past it any common-type value is missing (none is when
+    // the mask has no value bits: then every value is rare-type).
+    let limit = state.seen_values() as u32;
+    let candidate = seen.first_unseen_in(&state.common[state.position(n) as usize], limit);
+    let mut missing = seen.unseen_below(candidate);
+    if missing > 0 && seen.words.len() <= 4 {
+        return search_narrow(rules, g, n, seen, candidate);
+    }
+    if missing > 0 {
+        'search: for i in rules.split_removals() {
+            if n < i + 2 {
+                continue;
+            }
+            let rest = n - i;
+            for a in 1..=rest / 2 {
+                let b = rest - a;
+                if rules.unequal && a == b {
+                    continue;
+                }
+                let v = (g[a] ^ g[b]) as u32;
+                // Every common-type value below the candidate is seen: a new one is rare-type.
+                if v < candidate && seen.insert(v) {
+                    missing -= 1;
+                    if missing == 0 {
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    if missing > 0 { seen.first_unseen_below(candidate) } else { candidate }
+}
+
+/// Pairs searched between two looks at the missing values: one look per 64 pairs keeps
+/// the scan in registers and costs little past the first missing value found.
+const SEARCH_CHUNK: usize = 64;
+
+/// The search of [`finish_value`] for values below 256: the missing values as four
+/// words, each chunk of pairs ORed into four register accumulators without branches
+/// (the loop the compiler vectorises), the missing words cleared after each chunk.
+#[inline]
+fn search_narrow(rules: &Rules, g: &[u16], n: usize, seen: &SeenBits, candidate: u32) -> u32 {
+    let mut missing = [0u64; 4];
+    for (w, m) in missing.iter_mut().enumerate() {
+        let below = candidate.saturating_sub(64 * w as u32).min(64);
+        let range = if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
+        *m = !seen.words.get(w).copied().unwrap_or(0) & range;
+    }
+    'search: for i in rules.split_removals() {
+        if n < i + 2 {
+            continue;
+        }
+        let rest = n - i;
+        let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
+        let mut a = 1;
+        while a <= last {
+            let stop = (a + SEARCH_CHUNK - 1).min(last);
+            let lo = &g[a..=stop];
+            let hi = &g[rest - stop..=rest - a];
+            let mut acc = [0u64; 4];
+            for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+                let v = (x ^ y) as u32;
+                let bit = 1u64 << (v & 63);
+                for (w, acc) in acc.iter_mut().enumerate() {
+                    *acc |= if v >> 6 == w as u32 { bit } else { 0 };
+                }
+            }
+            for (m, acc) in missing.iter_mut().zip(acc) {
+                *m &= !acc;
+            }
+            if missing == [0; 4] {
+                break 'search;
+            }
+            a = stop + 1;
+        }
+    }
+    match missing.iter().position(|&m| m != 0) {
+        Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
+        None => candidate,
+    }
+}
+
+/// What the parallel variant needs of the method: the state and its per-heap steps.
+pub(crate) mod steps {
+    pub(crate) use super::Sparse as State;
+    pub(crate) use super::sparse_value;
+
+    impl State {
+        pub(crate) fn start(rules: &super::Rules, g: &[u16]) -> Self {
+            Self::new(rules, g)
+        }
+        pub(crate) fn push(&mut self, g: &[u16], n: usize) {
+            self.record(g, n)
+        }
+        pub(crate) fn seen_len(&self) -> usize {
+            self.seen_values()
+        }
+        pub(crate) fn rare(&self) -> &[u32] {
+            &self.rare
+        }
+        pub(crate) fn mask(&self) -> u32 {
+            self.mask
+        }
+    }
+}
