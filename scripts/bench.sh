@@ -7,7 +7,7 @@
 #      runs `gamecount verify --deep` into results/verify-deep.txt and times the C++
 #      baselines against the binary into results/baselines.csv (scripts/baselines.sh);
 #   4. runs `cargo bench` (every kernel family side by side) and summarises it into
-#      results/criterion.md (skip with SKIP_CRITERION=1);
+#      results/criterion.csv (skip with SKIP_CRITERION=1);
 #   5. writes results/README.md and the SVG plots in results/plots/.
 #
 #   scripts/bench.sh                 # everything (about 30-40 minutes on 2 cores)
@@ -37,10 +37,10 @@ if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
     # The whole process against straightforward C++ (skipped, with a note, without g++).
     scripts/baselines.sh || echo "note: C++ baselines not timed (see the error above)" >&2
 fi
-# Every kernel family side by side (criterion), summarised into results/criterion.md.
+# Every kernel family side by side (criterion), collected into results/criterion.csv.
 if [[ ${#problem_args[@]} -eq 0 && -z "${SKIP_CRITERION:-}" ]]; then
     echo "cargo bench (log: target/bench.log)" >&2
     cargo bench > target/bench.log 2>&1 || { tail -n 30 target/bench.log >&2; exit 1; }
-    "$lab" criterion --out results/criterion.md
+    "$lab" criterion --out results/criterion.csv
 fi
 "$lab" report --dir results

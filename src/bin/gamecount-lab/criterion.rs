@@ -1,10 +1,11 @@
-//! Summarises a `cargo bench` run from criterion's own records
+//! Collects a `cargo bench` run from criterion's own records
 //! (`target/criterion/<group>/<function>/<parameter>/new/{benchmark,estimates}.json`)
-//! into `results/criterion.md`: per group and parameter, every variant's median with
-//! its confidence interval and its speed-up over the group's reference, so that every
-//! ratio between variants comes from one side-by-side run, not from figures typed in.
+//! into `results/criterion.csv`: per group and parameter, every variant's median with
+//! its confidence interval, when criterion wrote it, and the group's reference, so that
+//! the report can show every ratio between variants from one side-by-side run, not from
+//! figures typed in.
 
-use crate::Provenance;
+use crate::{Provenance, csv_field};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The variant each group's speed-ups are measured against: the family's plain variant,
 /// which is its reference where that is fast enough to time at every size.
-const REFERENCES: [(&str, &str); 10] = [
+pub const REFERENCES: [(&str, &str); 10] = [
     ("wht", "scalar"),
     ("powsum", "montgomery"),
     ("nimber_freq", "linear"),
@@ -99,7 +100,7 @@ fn utc_minute(secs: u64) -> String {
 }
 
 /// Orders parameters numerically where they are numbers (`2^24` as a power).
-fn parameter_key(parameter: &str) -> (u64, String) {
+pub fn parameter_key(parameter: &str) -> (u64, String) {
     let value = gamecount::cli::parse_count(parameter).unwrap_or(u64::MAX);
     (value, parameter.to_string())
 }
@@ -117,50 +118,33 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
         groups.entry(group).or_default().entry(parameter_key(&entry.parameter)).or_default().push(entry);
     }
     let provenance = Provenance::here();
-    let mut md = String::new();
-    let _ = writeln!(md, "## Kernels side by side (cargo bench)\n");
-    let _ = writeln!(
-        md,
-        "Criterion medians with their 95% intervals, from the last `cargo bench` of each group on this \
-         machine ({}; summarised {} at commit `{}`). Each group times every variant of one kernel family \
-         on the same inputs in one run, and says when its records were written (a group rerun on its own \
-         is newer than the others); speed-up is against the reference named in the group's title. \
-         Thread counts are in the benches' names or headers.\n",
-        provenance.machine, provenance.date, provenance.commit
-    );
+    let mut csv = String::from("group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n");
     for (group, parameters) in &groups {
-        let reference = REFERENCES.iter().find(|(g, _)| g == group).map(|&(_, r)| r);
-        let _ = writeln!(md, "### {group} (speed-up against `{}`)\n", reference.unwrap_or("–"));
-        let written = parameters.values().flatten().map(|e| e.written);
-        let (first, last) = (written.clone().min().unwrap_or(0), written.max().unwrap_or(0));
-        let (from, to) = (utc_minute(first), utc_minute(last));
-        // The second date only when the group ran over midnight.
-        let to = if to[..10] == from[..10] { &to[11..] } else { &to[..] };
-        let _ = writeln!(md, "Measured {from} – {to} UTC.\n");
-        let _ = writeln!(md, "| size | variant | median | 95% interval | speed-up |");
-        let _ = writeln!(md, "|---|---|---|---|---|");
+        let reference = REFERENCES.iter().find(|(g, _)| g == group).map_or("", |&(_, r)| r);
         for ((_, parameter), entries) in parameters {
-            let base = entries.iter().find(|e| Some(e.function.as_str()) == reference).map(|e| e.median);
-            let mut sorted: Vec<&Entry> = entries.iter().collect();
-            sorted.sort_by(|a, b| b.median.total_cmp(&a.median));
-            for e in sorted {
-                let speedup = base.map_or("–".into(), |b| format!("{:.2}×", b / e.median));
+            for e in entries {
                 let _ = writeln!(
-                    md,
-                    "| {parameter} | {} | {} | {} – {} | {speedup} |",
-                    e.function,
-                    crate::report::fmt_seconds(e.median),
-                    crate::report::fmt_seconds(e.low),
-                    crate::report::fmt_seconds(e.high)
+                    csv,
+                    "{},{},{},{},{:e},{:e},{:e},{},{},{},{}",
+                    csv_field(group),
+                    csv_field(reference),
+                    csv_field(parameter),
+                    csv_field(&e.function),
+                    e.median,
+                    e.low,
+                    e.high,
+                    utc_minute(e.written),
+                    csv_field(&provenance.machine),
+                    provenance.date,
+                    provenance.commit
                 );
             }
         }
-        let _ = writeln!(md);
     }
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     }
-    std::fs::write(out, md).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::write(out, csv).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("wrote {} ({} benchmarks)", out.display(), dirs.len());
     Ok(())
 }

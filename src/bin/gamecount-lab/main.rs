@@ -6,8 +6,8 @@
 //! - `roofline`: measures this machine's limits with the project's own code (memory
 //!   bandwidth, modular multiplications, butterflies, the first write to a fresh page)
 //!   into `results/roofline.csv`.
-//! - `criterion`: summarises the last `cargo bench` (criterion's records) into
-//!   `results/criterion.md`: every variant side by side, with speed-ups.
+//! - `criterion`: collects the last `cargo bench` (criterion's records) into
+//!   `results/criterion.csv`, which the report shows side by side, with speed-ups.
 //! - `report`: regenerates `results/README.md` and the SVG plots from those files.
 //!
 //! Everything it reports is measured on the machine it runs on; nothing is typed in.
@@ -60,18 +60,18 @@ enum LabCommand {
         #[arg(long, default_value = "results/roofline.csv")]
         out: PathBuf,
     },
-    /// Summarise the last `cargo bench` into a Markdown table per kernel family.
+    /// Collect the last `cargo bench` into results/criterion.csv (the report's kernel tables).
     Criterion {
         /// Criterion's output folder.
         #[arg(long, default_value = "target/criterion")]
         from: PathBuf,
-        /// Where to write the summary (results/README.md includes it).
-        #[arg(long, default_value = "results/criterion.md")]
+        /// Where to write the medians (results/README.md shows them).
+        #[arg(long, default_value = "results/criterion.csv")]
         out: PathBuf,
     },
     /// Regenerate results/README.md and results/plots/ from the CSV files.
     Report {
-        /// The results folder (reads its CSV files, verify-deep.txt and criterion.md).
+        /// The results folder (reads its CSV files and verify-deep.txt).
         #[arg(long, default_value = "results")]
         dir: PathBuf,
     },

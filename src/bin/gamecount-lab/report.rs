@@ -2,7 +2,7 @@
 //!
 //! Everything in the README comes from the files the scripts write (`timings.csv`,
 //! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `avx512-intel.csv`,
-//! `verify-deep.txt` and the `criterion.md` summary): no text written by hand, and every
+//! `criterion.csv` and the output of `verify --deep`): no text written by hand, and every
 //! table says the machine and the commit its rows were measured on. What the figures
 //! mean for each kernel's design is in `docs/design/`.
 
@@ -449,11 +449,9 @@ pub fn run(dir: &Path) -> Result<(), String> {
         );
     }
 
-    // 8. The last `cargo bench`, as `gamecount-lab criterion` summarised it from
-    // criterion's records (it states its own machine and commits).
-    if let Ok(text) = std::fs::read_to_string(dir.join("criterion.md")) {
-        md.push_str(&text);
-    }
+    // 8. The last `cargo bench` of each group, as `gamecount-lab criterion` collected it
+    // from criterion's records.
+    criterion(dir, &mut md);
     std::fs::write(dir.join("README.md"), md).map_err(|e| e.to_string())?;
     eprintln!("wrote {}", dir.join("README.md").display());
     Ok(())
@@ -572,6 +570,62 @@ fn avx512_intel(dir: &Path, md: &mut String) {
         );
     }
     let _ = writeln!(md);
+}
+
+/// The tables of `criterion.csv` (`gamecount-lab criterion`): per kernel family and size,
+/// every variant's criterion median with its 95% interval and its speed-up over the
+/// family's reference, all from one side-by-side run of the group.
+fn criterion(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("criterion.csv")) else { return };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Kernels side by side (cargo bench)\n");
+    let _ = writeln!(
+        md,
+        "Criterion medians with their 95% intervals, from the last `cargo bench` of each group, \
+         collected by `gamecount-lab criterion`. Each group times every variant of one kernel family on \
+         the same inputs in one run; speed-up is against the reference named in the group's title. \
+         Thread counts are in the benches' names or headers.\n"
+    );
+    let mut groups: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    groups.dedup();
+    for group in groups {
+        let of_group: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == group).collect();
+        let reference = of_group[0][1].as_str();
+        let shown = if reference.is_empty() { "–" } else { reference };
+        let _ = writeln!(md, "### {group} (speed-up against `{shown}`)\n");
+        let written = of_group.iter().map(|r| r[7].as_str());
+        let (first, last) = (written.clone().min().unwrap_or(""), written.max().unwrap_or(""));
+        let on = machines_and_commits(of_group.iter().map(|r| (field(r, 8), field(r, 9), field(r, 10), "")));
+        let _ = writeln!(md, "Run {first} – {last} UTC on {on}.\n");
+        let _ = writeln!(md, "| size | variant | median | 95% interval | speed-up |");
+        let _ = writeln!(md, "|---|---|---|---|---|");
+        let mut parameters: Vec<&str> = of_group.iter().map(|r| r[2].as_str()).collect();
+        parameters.sort_by_key(|p| crate::criterion::parameter_key(p));
+        parameters.dedup();
+        for parameter in parameters {
+            let mut entries: Vec<(&str, f64, f64, f64)> = of_group
+                .iter()
+                .filter(|r| r[2] == parameter)
+                .filter_map(|r| Some((r[3].as_str(), r[4].parse().ok()?, r[5].parse().ok()?, r[6].parse().ok()?)))
+                .collect();
+            let base = entries.iter().find(|e| e.0 == reference).map(|e| e.1);
+            entries.sort_by(|a, b| b.1.total_cmp(&a.1));
+            for (variant, median, low, high) in entries {
+                let speedup = base.map_or("–".into(), |b: f64| format!("{:.2}×", b / median));
+                let _ = writeln!(
+                    md,
+                    "| {parameter} | {variant} | {} | {} – {} | {speedup} |",
+                    fmt_seconds(median),
+                    fmt_seconds(low),
+                    fmt_seconds(high)
+                );
+            }
+        }
+        let _ = writeln!(md);
+    }
 }
 
 /// One row of the distance table.
@@ -724,5 +778,37 @@ impl StonesWork {
     /// Words read and written.
     fn words(&self) -> f64 {
         (6 * 8 * self.wide + 6 * 4 * self.tail + 9 * self.losing) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The criterion tables come from the CSV alone: sizes in numeric order, variants
+    /// slowest first, speed-ups against the group's reference, the run's span and
+    /// provenance.
+    #[test]
+    fn criterion_tables_are_rendered_from_the_csv() {
+        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("criterion.csv"),
+            "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n\
+             wht,scalar,2^20,simd,1e-3,9e-4,1.1e-3,2026-11-29 22:10,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n\
+             wht,scalar,2^20,scalar,4e-3,3.9e-3,4.1e-3,2026-11-29 22:09,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n\
+             wht,scalar,2^8,simd,1e-6,9e-7,1.1e-6,2026-11-29 22:11,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n",
+        )
+        .unwrap();
+        let mut md = String::new();
+        criterion(&dir, &mut md);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(md.contains("### wht (speed-up against `scalar`)"), "{md}");
+        assert!(md.contains("Run 2026-11-29 22:09 – 2026-11-29 22:11 UTC on CPU, 2 cores (commit `abc1234`"), "{md}");
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 2^")).collect();
+        assert_eq!(rows.len(), 3, "{md}");
+        assert!(rows[0].starts_with("| 2^8 | simd |") && rows[0].ends_with("| – |"), "{}", rows[0]);
+        assert!(rows[1].starts_with("| 2^20 | scalar |") && rows[1].ends_with("| 1.00× |"), "{}", rows[1]);
+        assert!(rows[2].starts_with("| 2^20 | simd |") && rows[2].ends_with("| 4.00× |"), "{}", rows[2]);
     }
 }
