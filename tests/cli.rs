@@ -65,7 +65,7 @@ fn kernels_lists_one_line_per_problem() {
     assert!(out.status.success());
     let text = stdout(&out);
     let problems: Vec<&str> = text.lines().map(|l| l.split(':').next().unwrap()).collect();
-    assert_eq!(problems, ["kayles", "stones", "cards", "coins", "simd"]);
+    assert_eq!(problems, ["kayles", "stones", "cards", "coins", "grundy, octal", "simd"]);
     assert!(text.lines().all(|l| l.split_once(": ").is_some_and(|(_, names)| !names.is_empty())));
 }
 
@@ -309,8 +309,8 @@ fn every_option_states_its_one_maximum_in_help_and_refusals() {
 #[test]
 fn a_missing_command_or_problem_says_what_is_missing_and_the_usage() {
     for (args, missing, names) in [
-        (&[][..], "needs a command", "solve, verify or kernels"),
-        (&["solve"], "needs a problem", "kayles, stones, cards, coins or all"),
+        (&[][..], "needs a command", "solve, verify, kernels or grundy"),
+        (&["solve"], "needs a problem", "kayles, stones, cards, coins, octal or all"),
     ] {
         let out = gamecount(args);
         let err = stderr(&out);
