@@ -1,7 +1,7 @@
 //! Regenerates `results/README.md` and `results/plots/*.svg` from the measurements.
 //!
 //! Everything in the README comes from the files the scripts write (`timings.csv`,
-//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `avx512-intel.csv`,
+//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `avx512-intel.csv`, `grundy.csv`,
 //! `criterion.csv` and the output of `verify --deep`): no text written by hand, and every
 //! table says the machine and the commit its rows were measured on. What the figures
 //! mean for each kernel's design is in `docs/design/`.
@@ -432,6 +432,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
 
     // 6. Every backend on one machine, and the AVX-512 runs on an Intel core.
     backends(dir, &mut md);
+    grundy(dir, &mut md);
     avx512_intel(dir, &mut md);
 
     // 7. The pre-release verification: its first line is the build header (version,
@@ -567,6 +568,48 @@ fn avx512_intel(dir: &Path, md: &mut String) {
             seconds(&r[5]),
             seconds(&r[6]),
             seconds(&r[7])
+        );
+    }
+    let _ = writeln!(md);
+}
+
+/// The table of `grundy.csv` (`scripts/grundy.sh`): the octal games of the README, each
+/// row a game, its arguments and kernel, what the run found and its compute time.
+fn grundy(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("grundy.csv")) else { return };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 16).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Octal games (scripts/grundy.sh)\n");
+    let _ = writeln!(
+        md,
+        "Fresh `gamecount grundy` processes, the rows alternated within each round; compute time, median and \
+         fastest of the rounds. `preperiod` and `period` are certified (Guy–Smith) or `null`.\n"
+    );
+    let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 13), field(r, 14), field(r, 15), ""))));
+    let _ = writeln!(
+        md,
+        "| game | arguments | kernel | threads | N reached | preperiod | period | max (first at) | median | fastest | runs |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} |",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            r[8],
+            seconds(&r[9]),
+            seconds(&r[10]),
+            r[11]
         );
     }
     let _ = writeln!(md);
