@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Times `gamecount grundy GAME --heaps N` against the C++ sparse-space program of the
+# public repository beling/tczajka-octal-games (`old/src/analyze_exec.cc` with game.cc,
+# game_util.cc and hadamard.cc), side by side: whole processes, wall clock, the two
+# programs alternated within each round, median of ROUNDS. The C++ program is not part
+# of this project: build it beside it and pass its path, e.g.
+#
+#   g++ -O3 -std=c++11 -o analyze analyze_exec.cc game.cc game_util.cc hadamard.cc
+#   scripts/octal-baseline.sh /path/to/analyze          # N = 10^6, 3 rounds
+#
+# `analyze GAME M` computes G(0..M-2), so it is given M = N + 2 to compute the same
+# N + 1 values. Writes results/octal-baseline.csv, every row naming the CPU and commit.
+set -euo pipefail
+analyze=${1:?usage: scripts/octal-baseline.sh PATH_TO_ANALYZE}
+cd "$(dirname "$0")/.."
+cargo build --release --quiet --bin gamecount
+bin=target/release/gamecount
+rounds=${ROUNDS:-3}
+heaps=${HEAPS:-1000000}
+games=${GAMES:-"0.354 0.16 grundy"}
+out=${OUT:-results/octal-baseline.csv}
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+wall() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
+for game in $games; do
+  cpp="" ours=""
+  for _ in $(seq "$rounds"); do
+    cpp+="$(wall "$analyze" "$game" $((heaps + 2))) "
+    ours+="$(wall "$bin" grundy "$game" --heaps "$heaps") "
+  done
+  c=$(tr ' ' '\n' <<<"$cpp" | grep . | median)
+  g=$(tr ' ' '\n' <<<"$ours" | grep . | median)
+  kernel=$("$bin" grundy "$game" --heaps 1000 --json 2>/dev/null | sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p')
+  speedup=$(echo "$c / $g" | bc -l)
+  printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s)  ratio %.2f\n' "$game" "$heaps" "$c" "$g" "$kernel" "$speedup"
+  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+done
