@@ -9,6 +9,10 @@
 //! | [`games::cards`] (PE 798) | card stacks | [`kernels::nimber_freq`], [`kernels::wht`], [`kernels::powsum`] |
 //! | [`games::coins`] (PE 860) | coin stacks | [`kernels::banded_dp`] |
 //!
+//! Beside them, [`games::octal`]: the Grundy values of any octal game (and Grundy's
+//! game) with a certified period, and the P-positions of their sums, through
+//! [`kernels::grundy`], [`kernels::wht`] and [`kernels::powsum`].
+//!
 //! Layout: [`arith`] modular arithmetic; [`simd`] the one place that names instruction
 //! sets; [`kernels`] one folder per kernel family (a reference, the oracle of its tests,
 //! a plain variant and faster ones, a variant enum, a cross-check helper); [`games`] the
