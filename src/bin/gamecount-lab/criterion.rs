@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// The variant each group's speed-ups are measured against: the family's plain variant,
 /// which is its reference where that is fast enough to time at every size.
-pub const REFERENCES: [(&str, &str); 10] = [
+pub const REFERENCES: [(&str, &str); 13] = [
     ("wht", "scalar"),
     ("powsum", "montgomery"),
     ("nimber_freq", "linear"),
@@ -24,6 +24,9 @@ pub const REFERENCES: [(&str, &str); 10] = [
     ("series", "catalan-scalar"),
     ("kayles-solve", "reference"),
     ("ntt", "reference"),
+    ("grundy-0.156", "naive"),
+    ("grundy-0.354", "naive"),
+    ("grundy-grundy", "naive"),
 ];
 
 /// One timed benchmark.
