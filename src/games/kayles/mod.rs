@@ -285,9 +285,8 @@ pub fn fair_even_row_counts(
         None => character_series(m, wide_modulus, kernel, sched),
     };
     // Filled in place, not collected through a `Result` (which grows the vector by
-    // doubling: each new size of allocation can cost a fresh huge page in the allocator,
-    // about 0.2 ms by `gamecount-lab roofline`, more than the whole computation at 1000
-    // pins).
+    // doubling: each new size touches fresh pages, about 1.5 µs each by `gamecount-lab
+    // roofline`).
     let mut counts = Vec::with_capacity(m + 1);
     for k in 0..=m {
         // Batch sums below 16·M < 2^62: two of them add up below 2^63.

@@ -39,12 +39,11 @@
 //! Optimisations, in order of effect:
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
 //! 2. Memory: at 1000 pins the computation takes about 0.1 ms, and a first touch of
-//!    memory costs about 1.3 µs per 4 KiB page (a fresh 2 MiB huge page of the
-//!    allocator about 0.2 ms: the first-write rows of `gamecount-lab roofline`). So `x` lives in a ring of 128 coefficients, computed
-//!    one block ahead of `T`; the rows hold each coefficient once (pairs from even
-//!    indices only); and the rows come from a `Scratch` buffer on the heap, whose
-//!    huge pages the process has already touched, reused from call to call: 66 KiB in
-//!    all at 1000 pins.
+//!    memory costs about 1.5 µs per 4 KiB page (the first-write rows of `gamecount-lab
+//!    roofline`). So `x` lives in a ring of 128 coefficients, computed one block ahead
+//!    of `T`; the rows hold each coefficient once (pairs from even indices only); and
+//!    the rows come from a `Scratch` buffer reused from call to call: 66 KiB in all at
+//!    1000 pins.
 //! 3. Register blocking: `R` consecutive outputs share each left operand and a sliding
 //!    window of right operands, and one level of Karatsuba on each 2×2 block of (two
 //!    steps, two outputs) does 12 dot products for 16 (`karatsuba_dots`).
@@ -331,16 +330,11 @@ fn fits_words(rational: &RationalLanes) -> bool {
 
 /// Rows for the kernel, reused from call to call.
 ///
-/// Why: a first touch of a 4 KiB page costs about 1.3 µs, and a fresh 2 MiB transparent
-/// huge page of the allocator's arena about 0.2 ms to clear (`gamecount-lab roofline`,
-/// the first-write rows): more than the whole computation at 1000 pins. The rows come
-/// from the heap, because the allocator backs its arena with huge pages that the process
-/// has already touched (its start-up allocations): a request of this size lands on
-/// memory that is already mapped, with no page fault at all (0–1 faults for the 66 KiB
-/// at 1000 pins by `perf stat -e page-faults`, against 17 for a zero-filled static
-/// buffer, which is paged in 4 KiB at a time). The buffer is kept for the next call (a bench, or the checks), up to
-/// [`Scratch::ROWS`]; a call that finds it busy (another thread) or needs more uses a
-/// buffer of its own.
+/// Why: a first touch of a 4 KiB page costs about 1.5 µs (`gamecount-lab roofline`, the
+/// first-write rows), so the 17 pages of the rows at 1000 pins are a fifth of a fresh
+/// call; a bench or the checks call the kernel many times and should pay them once. The
+/// buffer is kept for the next call up to [`Scratch::ROWS`]; a call that finds it busy
+/// (another thread) or needs more uses a buffer of its own.
 struct Scratch;
 
 /// The kept rows (empty until the first call; grown, never shrunk, up to 1 MiB).

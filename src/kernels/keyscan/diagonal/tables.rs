@@ -34,10 +34,8 @@ pub struct LineTables {
     /// (`k1` row, `k2t` row), a zero line, difference groups `0..=L` (`k2` row, `k3`
     /// row), a zero line, the open flags.
     ///
-    /// One allocation, so that a fresh process pays for one fresh huge page, not two: with
-    /// the flags (75 KiB at `L = 1000`) in a buffer of their own, the allocator put them on
-    /// a page of their own, about 0.1 ms of a fresh `solve stones --limit 1000`
-    /// (`gamecount-lab ladder`; the first-touch rows of `gamecount-lab roofline`).
+    /// One allocation, so that the tables and the flags share their pages' first touches
+    /// (no partly used page at the end of each) and the allocator is asked once.
     pub(super) words: Vec<u64>,
     /// Word index of pile group 0 and of difference group 0, both line-aligned.
     pub(super) pile_base: usize,
