@@ -40,8 +40,9 @@
 //! 1. Sixteen characters × two terms per instruction, no reduction inside any sum.
 //! 2. Memory: at 1000 pins the computation takes about 0.1 ms, and a first touch of
 //!    memory costs about 1.5 µs per 4 KiB page (the first-write rows of `gamecount-lab
-//!    roofline`). So `x` lives in a ring of 128 coefficients, computed one block ahead
-//!    of `T`; the rows hold each coefficient once (pairs from even indices only); and
+//!    roofline`). So `x` lives in a ring of 128 coefficients (stored twice, so that the
+//!    window of a blocked sum is one run of rows even where it wraps), computed one block
+//!    ahead of `T`; the rows hold each coefficient once (pairs from even indices only); and
 //!    the rows come from a `Scratch` buffer reused from call to call: 66 KiB in all at
 //!    1000 pins.
 //! 3. Register blocking: `R` consecutive outputs share each left operand and a sliding
@@ -400,7 +401,8 @@ impl Lease {
 struct Layout {
     /// Coefficients the `x` ring holds (a power of two, even).
     x_ring: usize,
-    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes.
+    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes (each
+    /// plane holds its ring twice, see [`Planes::new`]).
     x_rows: usize,
     x_stride: usize,
     /// Rows of one `T` plane, and the stride between `T` planes.
@@ -421,7 +423,7 @@ impl Layout {
     fn new(order: usize, m: usize) -> Self {
         let x_ring = (order + 4 * R + 8).next_power_of_two();
         let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
-        let (x_stride, t_stride) = (Self::stride(x_rows), Self::stride(t_rows));
+        let (x_stride, t_stride) = (Self::stride(2 * x_rows), Self::stride(t_rows));
         Self { x_ring, x_rows, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
     }
 
@@ -474,6 +476,9 @@ struct Plane<'a> {
 /// Where the pairs of one plane come from: a stored [`Plane`], or (`s = v0 + v1`) the
 /// word sums of two.
 trait Rows: Copy {
+    /// A stretch of consecutive rows in memory (see [`Rows::run`]).
+    type Run: Rows;
+
     /// The stored pair `(v_{2e}, v_{2e+1})`.
     fn even<P: PairVec>(self, e: usize) -> P;
 
@@ -485,9 +490,17 @@ trait Rows: Copy {
     fn pair<P: PairVec>(self, j: usize) -> P {
         if j.is_multiple_of(2) { self.even(j / 2) } else { P::between(self.even(j / 2), self.even(j / 2 + 1)) }
     }
+
+    /// Rows `lo..hi`, as rows `0..hi - lo` of a run, when they are consecutive in memory
+    /// (a ring's rows are unless the range wraps). Loads from a run need no wrapping mask,
+    /// and a loop over one has its bounds checked once: on AVX2 the masks and checks were
+    /// 20 of the 51 instructions of [`sliding_parts`]'s loop (`perf annotate`).
+    fn run(self, lo: usize, hi: usize) -> Option<Self::Run>;
 }
 
-impl Rows for Plane<'_> {
+impl<'a> Rows for Plane<'a> {
+    type Run = Run<'a>;
+
     #[inline(always)]
     fn even<P: PairVec>(self, e: usize) -> P {
         P::load(&self.rows[e & self.mask])
@@ -496,13 +509,45 @@ impl Rows for Plane<'_> {
     fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
         P::load_part(&self.rows[e & self.mask], part)
     }
+    /// Where the plane is a ring, its rows are stored twice in a row ([`Planes`]), so a
+    /// run wraps only past the second copy.
+    #[inline(always)]
+    fn run(self, lo: usize, hi: usize) -> Option<Run<'a>> {
+        let start = lo & self.mask;
+        Some(Run(self.rows.get(start..start + hi.saturating_sub(lo))?))
+    }
 }
 
-/// The plane of `s = v0 + v1`, word by word from the two limb planes.
+/// Consecutive rows of a plane, from [`Rows::run`]: a type of its own, so that the loops
+/// over runs are compiled apart from those over planes (with one type, LLVM merged the
+/// two and kept the masks).
 #[derive(Clone, Copy)]
-struct SumRows<'a>(Plane<'a>, Plane<'a>);
+struct Run<'a>(&'a [PairRow]);
 
-impl Rows for SumRows<'_> {
+impl<'a> Rows for Run<'a> {
+    type Run = Self;
+
+    #[inline(always)]
+    fn even<P: PairVec>(self, e: usize) -> P {
+        P::load(&self.0[e])
+    }
+    #[inline(always)]
+    fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
+        P::load_part(&self.0[e], part)
+    }
+    #[inline(always)]
+    fn run(self, lo: usize, hi: usize) -> Option<Self> {
+        Some(Run(self.0.get(lo..hi.max(lo))?))
+    }
+}
+
+/// The plane of `s = v0 + v1`, word by word from the two limb planes (or runs).
+#[derive(Clone, Copy)]
+struct SumRows<S: Rows>(S, S);
+
+impl<S: Rows> Rows for SumRows<S> {
+    type Run = SumRows<S::Run>;
+
     #[inline(always)]
     fn even<P: PairVec>(self, e: usize) -> P {
         self.0.even::<P>(e).add_words(self.1.even(e))
@@ -510,6 +555,10 @@ impl Rows for SumRows<'_> {
     #[inline(always)]
     fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
         self.0.even_part::<P>(e, part).add_words(self.1.even_part::<P>(e, part))
+    }
+    #[inline(always)]
+    fn run(self, lo: usize, hi: usize) -> Option<Self::Run> {
+        Some(SumRows(self.0.run(lo, hi)?, self.1.run(lo, hi)?))
     }
 }
 
@@ -537,16 +586,24 @@ fn pairs3<P: PairVec>(planes: [Plane; 3], j: usize) -> [P; 3] {
 struct Planes<'a> {
     planes: [&'a mut [PairRow]; 3],
     mask: usize,
+    /// Rows of a ring (0 when the planes are not rings): each row is also stored this
+    /// many rows further on, so that any run of at most `ring` rows is consecutive in
+    /// memory ([`Rows::run`]) even where it wraps.
+    ring: usize,
 }
 
 impl<'a> Planes<'a> {
-    /// Three planes of `len` rows, `stride` apart, at the start of `rows`; a ring if
-    /// `mask + 1 == len`.
+    /// Three planes of `len` rows, `stride` apart, at the start of `rows`; with
+    /// `ring = Some(len)`, rings of `len` rows (a power of two), each stored twice.
     #[inline(always)]
-    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, mask: usize) -> Self {
+    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, ring: Option<usize>) -> Self {
+        let (mask, ring, stored) = match ring {
+            Some(ring) => (ring - 1, ring, 2 * ring),
+            None => (usize::MAX, 0, len),
+        };
         let (two, rest) = rows.split_at_mut(stride);
         let (lo, rest) = rest.split_at_mut(stride);
-        Self { planes: [&mut two[..len], &mut lo[..len], &mut rest[..len]], mask }
+        Self { planes: [&mut two[..stored], &mut lo[..stored], &mut rest[..stored]], mask, ring }
     }
 
     /// Plane `p` for reading.
@@ -567,9 +624,14 @@ impl<'a> Planes<'a> {
     #[inline(always)]
     fn store<P: PairVec>(&mut self, j: usize, prev: [P; 3], value: [P; 3]) {
         let row = (j / 2) & self.mask;
-        for ((plane, p), v) in self.planes.iter_mut().zip(prev).zip(value) {
-            let pair = if j.is_multiple_of(2) { P::pack(v, P::zero()) } else { P::pack(p, v) };
-            pair.store(&mut plane[row]);
+        // Indexed, not zipped: the zipped iterators' `next` was called out of line, at
+        // the baseline, on AVX2.
+        for p in 0..3 {
+            let pair = if j.is_multiple_of(2) { P::pack(value[p], P::zero()) } else { P::pack(prev[p], value[p]) };
+            pair.store(&mut self.planes[p][row]);
+            if self.ring > 0 {
+                pair.store(&mut self.planes[p][row + self.ring]);
+            }
         }
     }
 }
@@ -712,40 +774,61 @@ fn sliding_parts<P: PairVec, S: Rows>(acc: &mut [P; 8], steps: usize, base: usiz
                 acc[quarter + 2].part(part),
                 acc[quarter + 3].part(part),
             ];
-            // w[i] = W[j + quarter + i] for j = base - 2t; j + quarter is even.
+            // The window reads rows `e + 2` down to `e + 1 - steps` (to `e` for one step).
             let e = (base + quarter) / 2;
-            let (mut low, mut high) = (rows.even_part::<P>(e, part), rows.even_part::<P>(e + 1, part));
-            let top = P::Part::between(high, rows.even_part::<P>(e + 2, part));
-            let mut w = [low, P::Part::between(low, high), high, top];
-            // Two steps per iteration, so that the window slides without moves: step t
-            // reads w[0..4], step t+1 the pairs two below, w[-2..2].
-            let mut t = 0;
-            while t + 1 < steps {
-                let (a0, a1) = (left.even_part::<P>(first + t, part), left.even_part::<P>(first + t + 1, part));
-                let (a0, a1) = (a0.swap_words(), a1.swap_words());
-                high = low;
-                low = rows.even_part::<P>(e - 1 - t, part);
-                let below = P::Part::between(low, high);
-                sums[0] = sums[0].dot_add(a0, w[0]).dot_add(a1, low);
-                sums[1] = sums[1].dot_add(a0, w[1]).dot_add(a1, below);
-                sums[2] = sums[2].dot_add(a0, w[2]).dot_add(a1, w[0]);
-                sums[3] = sums[3].dot_add(a0, w[3]).dot_add(a1, w[1]);
-                high = low;
-                if t + 2 < steps {
-                    low = rows.even_part::<P>(e - 2 - t, part);
-                }
-                w = [low, P::Part::between(low, high), high, below];
-                t += 2;
-            }
-            if t < steps {
-                let a = left.even_part::<P>(first + t, part).swap_words();
-                for (sum, &pair) in sums.iter_mut().zip(&w) {
-                    *sum = sum.dot_add(a, pair);
-                }
+            let below = steps.max(1) - 1;
+            let runs =
+                e.checked_sub(below).and_then(|low| Some((left.run(first, first + steps)?, rows.run(low, e + 3)?)));
+            match runs {
+                Some((left, rows)) => window_part::<P, _>(&mut sums, steps, part, (left, 0), rows, below),
+                None => window_part::<P, _>(&mut sums, steps, part, (left, first), rows, e),
             }
             for (r, sum) in sums.into_iter().enumerate() {
                 acc[quarter + r] = acc[quarter + r].with_part(part, sum);
             }
+        }
+    }
+}
+
+/// One register part of four outputs of [`sliding_parts`]: `sums[r] += Σ_{t < steps}
+/// swap(left.even(first + t)) · W[2e + r - 2t]`, the pairs `W` from `rows` (rows `e + 2`
+/// down to `e + 1 - steps`, or `e` for one step).
+#[inline(always)]
+fn window_part<P: PairVec, S: Rows>(
+    sums: &mut [P::Part; 4],
+    steps: usize,
+    part: usize,
+    (left, first): (S, usize),
+    rows: S,
+    e: usize,
+) {
+    let (mut low, mut high) = (rows.even_part::<P>(e, part), rows.even_part::<P>(e + 1, part));
+    let top = P::Part::between(high, rows.even_part::<P>(e + 2, part));
+    let mut w = [low, P::Part::between(low, high), high, top];
+    // Two steps per iteration, so that the window slides without moves: step t reads
+    // w[0..4], step t+1 the pairs two below, w[-2..2].
+    let mut t = 0;
+    while t + 1 < steps {
+        let (a0, a1) = (left.even_part::<P>(first + t, part), left.even_part::<P>(first + t + 1, part));
+        let (a0, a1) = (a0.swap_words(), a1.swap_words());
+        high = low;
+        low = rows.even_part::<P>(e - 1 - t, part);
+        let below = P::Part::between(low, high);
+        sums[0] = sums[0].dot_add(a0, w[0]).dot_add(a1, low);
+        sums[1] = sums[1].dot_add(a0, w[1]).dot_add(a1, below);
+        sums[2] = sums[2].dot_add(a0, w[2]).dot_add(a1, w[0]);
+        sums[3] = sums[3].dot_add(a0, w[3]).dot_add(a1, w[1]);
+        high = low;
+        if t + 2 < steps {
+            low = rows.even_part::<P>(e - 2 - t, part);
+        }
+        w = [low, P::Part::between(low, high), high, below];
+        t += 2;
+    }
+    if t < steps {
+        let a = left.even_part::<P>(first + t, part).swap_words();
+        for (sum, &pair) in sums.iter_mut().zip(&w) {
+            *sum = sum.dot_add(a, pair);
         }
     }
 }
@@ -1025,13 +1108,13 @@ impl<'a, P: PairVec> Kernel<'a, P> {
     fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
         let layout = Layout::new(rational.order(), m);
         let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
-        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, layout.x_rows - 1);
+        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, Some(layout.x_rows));
         Self {
             ring,
             m,
             x: XRecurrence::new(ring, rational, x_planes, layout.x_ring),
             x_done: 0,
-            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, usize::MAX),
+            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, None),
             first: [Coefficient::zero(); NEW],
             last: [Coefficient::zero(); NEW],
             last_words: [P::zero(); 3],
@@ -1386,6 +1469,36 @@ mod tests {
                 proptest::prop_assert_eq!(series_catalan_words(simd, &batch, m, modulus), expected.clone(), "{}", simd);
             }
         }
+    }
+
+    /// A ring's rows are stored twice, so every run of up to a ring's rows, wrapping or
+    /// not, reads what the masked reads give; a run past the stored rows is refused.
+    #[test]
+    fn runs_of_a_ring_read_the_same_rows_as_the_masked_plane() {
+        const RING: usize = 8;
+        let mut rows = vec![PairRow::ZERO; 3 * 2 * RING];
+        let mut planes = Planes::new(&mut rows, 2 * RING, RING, Some(RING));
+        type Pairs = <crate::simd::Portable as Dots>::Pairs;
+        let mut prev = [Pairs::zero(); 3];
+        for j in 0..5 * RING {
+            let value: [Pairs; 3] = std::array::from_fn(|p| Pairs::splat((100 * p + j) as i32));
+            planes.store(j, prev, value);
+            prev = value;
+        }
+        let plane = planes.plane(1);
+        for lo in 0..3 * RING {
+            for hi in lo..=lo + RING {
+                let run = plane.run(lo, hi).expect("a run of at most a ring");
+                for e in lo..hi {
+                    let (a, b): (Pairs, Pairs) = (run.even(e - lo), plane.even(e));
+                    assert_eq!(a.to_array(), b.to_array(), "run {lo}..{hi}, row {e}");
+                }
+            }
+            assert!(plane.run(lo, lo + 2 * RING + 1).is_none());
+        }
+        // A plane that is not a ring: runs end with its rows.
+        let flat = Plane { rows: &rows[..RING], mask: usize::MAX };
+        assert!(flat.run(2, RING).is_some() && flat.run(2, RING + 1).is_none());
     }
 
     #[test]
