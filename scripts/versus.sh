@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Times this checkout against an earlier commit of the project, side by side: builds
+# REV in a temporary worktree (with that commit's own build settings, e.g. the
+# `target-cpu=native` of the commits before run-time dispatch), then runs the four
+# Project Euler instances as fresh processes, the two binaries alternated within each
+# round, and reports the median of the compute time each binary reports (`seconds`)
+# and their ratio. Extra arguments go to this checkout's binary only (`--simd avx512`).
+# Writes results/versus.csv, every row naming the CPU and both commits.
+#
+#   scripts/versus.sh 019da5f                    # 11 rounds, 2 threads
+#   ROUNDS=21 scripts/versus.sh 019da5f --simd avx512
+set -euo pipefail
+rev=${1:?usage: scripts/versus.sh REV [extra solve arguments for this checkout]}
+shift
+cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-11}
+threads=${THREADS:-2}
+out=${OUT:-results/versus.csv}
+
+cargo build --release --quiet --bin gamecount
+ours=target/release/gamecount
+scratch=$(mktemp -d)
+trap 'git worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+git worktree add --detach --quiet "$scratch/tree" "$rev"
+(cd "$scratch/tree" && cargo build --release --quiet --bin gamecount)
+theirs=$scratch/tree/target/release/gamecount
+
+cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+commit=$(git rev-parse --short HEAD)
+base=$(git rev-parse --short "$rev")
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+seconds() { sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p'; }
+
+instances=(
+  "kayles --pins 1000"
+  "stones --limit 1000"
+  "cards --cards 10000000 --suits 10000000"
+  "coins --stacks 9898"
+)
+
+[[ -f "$out" ]] || echo "instance,base_commit,base_median_s,commit,arguments,median_s,ratio,rounds,threads,cpu,date" > "$out"
+for instance in "${instances[@]}"; do
+  old="" new=""
+  for _ in $(seq "$rounds"); do
+    # shellcheck disable=SC2086 # the instance and the arguments are words on purpose
+    old+="$("$theirs" solve $instance --threads "$threads" --json 2>/dev/null | seconds) "
+    # shellcheck disable=SC2086
+    new+="$("$ours" solve $instance --threads "$threads" "$@" --json 2>/dev/null | seconds) "
+  done
+  o=$(tr ' ' '\n' <<<"$old" | grep . | median)
+  n=$(tr ' ' '\n' <<<"$new" | grep . | median)
+  ratio=$(echo "$n / $o" | bc -l)
+  printf '%-42s %s %.6f s   %s %.6f s   ratio %.2f\n' "$instance" "$base" "$o" "$commit" "$n" "$ratio"
+  echo "\"$instance\",$base,$o,$commit,\"$*\",$n,$(printf '%.3f' "$ratio"),$rounds,$threads,\"$cpu\",$(date -u +%FT%TZ)" >> "$out"
+done
+echo "wrote $out" >&2
