@@ -1,7 +1,7 @@
 //! Regenerates `results/README.md` and `results/plots/*.svg` from the measurements.
 //!
 //! Everything in the README comes from the files the scripts write (`timings.csv`,
-//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `avx512-intel.csv`, `grundy.csv`,
+//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `versus.csv`, `avx512-intel.csv`, `grundy.csv`,
 //! `criterion.csv` and the output of `verify --deep`): no text written by hand, and every
 //! table says the machine and the commit its rows were measured on. What the figures
 //! mean for each kernel's design is in `docs/design/`.
@@ -432,6 +432,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
 
     // 6. Every backend on one machine, and the AVX-512 runs on an Intel core.
     backends(dir, &mut md);
+    versus(dir, &mut md);
     grundy(dir, &mut md);
     avx512_intel(dir, &mut md);
 
@@ -526,6 +527,46 @@ fn backends(dir: &Path, md: &mut String) {
         }
         let _ = writeln!(md);
     }
+}
+
+/// The table of `versus.csv` (`scripts/versus.sh`): this project against an earlier
+/// commit of itself, each row one instance of one side-by-side run.
+fn versus(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("versus.csv")) else { return };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Against an earlier commit (scripts/versus.sh)\n");
+    let _ = writeln!(
+        md,
+        "Fresh processes of both binaries alternated within each round, each built with its own \
+         commit's settings; compute time, median of the rounds; ratio = this commit / the earlier one.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| instance | earlier commit | its median | commit | arguments | median | ratio | rounds | threads | CPU | date |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | `{}` | {} | {} | {}× | {} | {} | {} | {} |",
+            r[0],
+            r[1],
+            seconds(&r[2]),
+            r[3],
+            if r[4].is_empty() { "–".to_string() } else { format!("`{}`", r[4]) },
+            seconds(&r[5]),
+            r[6],
+            r[7],
+            r[8],
+            r[9],
+            r[10]
+        );
+    }
+    let _ = writeln!(md);
 }
 
 /// [`limit`] as measured on `backend`: a row of the quantity tagged `[backend]` if
