@@ -3,10 +3,12 @@
 # `gamecount solve` process on the same instance (wall clock, process start to exit,
 # median of REPEATS runs each, alternated so both see the same machine load), checks
 # that both print the same answer, and writes results/baselines.csv, which
-# results/README.md reports as ratios.
+# results/README.md reports as ratios: of the whole processes, and of the C++ process
+# against the compute time gamecount reports (`seconds`). SIMD=LEVEL runs gamecount on
+# that backend (`--simd`), e.g. SIMD=avx2 on an AVX-512 machine.
 #
 #   scripts/baselines.sh            # needs g++ (Debian: build-essential)
-#   REPEATS=9 scripts/baselines.sh
+#   REPEATS=9 SIMD=avx2 scripts/baselines.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +23,7 @@ g++ -O2 -march=native -o "$build/cards" scripts/baselines/cards.cpp
 g++ -O2 -march=native -o "$build/stones" scripts/baselines/stones.cpp
 
 repeats=${REPEATS:-5}
+simd=${SIMD:-auto}
 gamecount=target/release/gamecount
 out=results/baselines.csv
 mkdir -p results
@@ -34,35 +37,50 @@ run_timed() {
     echo "$(echo "$end - $start" | bc -l) $answer"
 }
 
+# One `gamecount solve --json` run: prints its wall seconds, its answer and the compute
+# seconds it reports.
+run_ours() {
+    local start end line
+    start=$(date +%s.%N)
+    line=$("$gamecount" solve "$@" --simd "$simd" --json 2>/dev/null | head -n 1)
+    end=$(date +%s.%N)
+    echo "$(echo "$end - $start" | bc -l) $(sed -n 's/.*"answer":\([0-9]*\).*/\1/p' <<<"$line") $(sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p' <<<"$line")"
+}
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) vCPUs"
-echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit" > "$out"
+machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) vCPUs"
+echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit,simd,gamecount_compute_median_s,compute_speedup" > "$out"
 
 # One comparison: name, params label, the gamecount arguments, then the baseline command.
 compare() {
     local problem=$1 params=$2 baseline=$3 solve_args=$4
     shift 4
-    local base_times=() ours_times=() base_answer ours_answer seconds
+    local base_times=() ours_times=() compute_times=() base_answer ours_answer seconds compute
     for _ in $(seq "$repeats"); do
         read -r seconds base_answer < <(run_timed "$@")
         base_times+=("$seconds")
         # shellcheck disable=SC2086 # the solve arguments are words on purpose
-        read -r seconds ours_answer < <(run_timed "$gamecount" solve $solve_args)
+        read -r seconds ours_answer compute < <(run_ours $solve_args)
         ours_times+=("$seconds")
+        compute_times+=("$compute")
     done
     if [[ "$base_answer" != "$ours_answer" ]]; then
         echo "error: $problem $baseline answers $base_answer, gamecount $ours_answer" >&2
         exit 1
     fi
-    local base ours
+    local base ours computed
     base=$(printf '%s\n' "${base_times[@]}" | median)
     ours=$(printf '%s\n' "${ours_times[@]}" | median)
-    local ratio
+    computed=$(printf '%s\n' "${compute_times[@]}" | median)
+    local ratio compute_ratio
     ratio=$(echo "$base / $ours" | bc -l)
-    printf '%s: %s %.3f s, gamecount %.4f s, %.1fx\n' "$problem" "$baseline" "$base" "$ours" "$ratio" >&2
-    printf '%s,"%s",%s,%.6f,%.6f,%.2f,%s,"%s",%s,%s\n' "$problem" "$params" "$baseline" "$base" "$ours" "$ratio" \
-        "$ours_answer" "$machine" "$(date -u +%F)" "$(git rev-parse --short HEAD)" >> "$out"
+    compute_ratio=$(echo "$base / $computed" | bc -l)
+    printf '%s: %s %.3f s, gamecount %.4f s (compute %.4f s, simd %s), %.1fx (%.1fx)\n' "$problem" "$baseline" "$base" \
+        "$ours" "$computed" "$simd" "$ratio" "$compute_ratio" >&2
+    printf '%s,"%s",%s,%.6f,%.6f,%.2f,%s,"%s",%s,%s,%s,%.6f,%.2f\n' "$problem" "$params" "$baseline" "$base" "$ours" \
+        "$ratio" "$ours_answer" "$machine" "$(date -u +%F)" "$(git rev-parse --short HEAD)" "$simd" "$computed" \
+        "$compute_ratio" >> "$out"
 }
 
 compare cards "n=10^7 s=10^7" scalar-cpp "cards --cards 10000000 --suits 10000000" \

@@ -353,13 +353,27 @@ pub fn run(dir: &Path) -> Result<(), String> {
                  same answer (the script checks). The programs are in `scripts/baselines/`.\n"
             );
             let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 7), field(r, 8), field(r, 9), ""))));
-            let _ = writeln!(md, "| problem | parameters | C++ program | C++ | gamecount | gamecount faster by |");
-            let _ = writeln!(md, "|---|---|---|---|---|---|");
+            let _ = writeln!(
+                md,
+                "`compute` is the time gamecount reports for its computation (`seconds`), and its ratio the \
+                 C++ process against it; `simd` the backend gamecount was asked for (`auto`: the best of the \
+                 CPU).\n"
+            );
+            let _ = writeln!(
+                md,
+                "| problem | parameters | C++ program | C++ | gamecount | faster by | simd | compute | faster by |"
+            );
+            let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
             for r in rows {
                 let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
+                // Rows from before the compute columns leave them empty.
+                let (simd, compute, ratio) = match r.get(10..13) {
+                    Some([simd, compute, ratio]) => (simd.clone(), seconds(compute), format!("{ratio}×")),
+                    _ => ("–".into(), "–".into(), "–".into()),
+                };
                 let _ = writeln!(
                     md,
-                    "| {} | {} | {} | {} | {} | {}× |",
+                    "| {} | {} | {} | {} | {} | {}× | {simd} | {compute} | {ratio} |",
                     r[0],
                     r[1],
                     r[2],
