@@ -300,7 +300,7 @@ fn group_t_sum<P: PairVec>(ring: &WordRing, rational: &RationalLanes, m: usize) 
     if !fits_words(rational) {
         return None;
     }
-    let layout = Layout::new(rational.order(), m);
+    let layout = Layout::for_vectors::<P>(rational.order(), m);
     // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows are
     // written before they are read.
     let mut lease = Scratch::lease(layout.rows, layout.zeroed());
@@ -401,9 +401,12 @@ impl Lease {
 struct Layout {
     /// Coefficients the `x` ring holds (a power of two, even).
     x_ring: usize,
-    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes (each
-    /// plane holds its ring twice, see [`Planes::new`]).
+    /// Rows of one `x` plane (`x_ring / 2`), and the stride between `x` planes.
     x_rows: usize,
+    /// Whether each `x` plane holds its ring twice ([`Planes::new`]): for the sliding
+    /// windows of backends whose vector is several registers, which read runs of rows;
+    /// elsewhere the copy would only be three more pages to touch.
+    x_mirrored: bool,
     x_stride: usize,
     /// Rows of one `T` plane, and the stride between `T` planes.
     t_rows: usize,
@@ -420,11 +423,17 @@ impl Layout {
     /// it writes `x_{k0..k0+R}`, and `T` reads `x_{k0-R..k0}`: a span below
     /// `order + 2R + 8`. The ring also starts at `x_{-ring}`, so the coefficients below
     /// `x_0` that the first blocks read are its zero rows.
-    fn new(order: usize, m: usize) -> Self {
+    fn new(order: usize, m: usize, x_mirrored: bool) -> Self {
         let x_ring = (order + 4 * R + 8).next_power_of_two();
         let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
-        let (x_stride, t_stride) = (Self::stride(2 * x_rows), Self::stride(t_rows));
-        Self { x_ring, x_rows, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+        let x_stored = if x_mirrored { 2 * x_rows } else { x_rows };
+        let (x_stride, t_stride) = (Self::stride(x_stored), Self::stride(t_rows));
+        Self { x_ring, x_rows, x_mirrored, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+    }
+
+    /// [`Layout::new`] for the vectors `P`.
+    fn for_vectors<P: PairVec>(order: usize, m: usize) -> Self {
+        Self::new(order, m, P::PARTS > 1)
     }
 
     /// The rows that must start zero: the `x` ring's.
@@ -509,8 +518,8 @@ impl<'a> Rows for Plane<'a> {
     fn even_part<P: PairVec>(self, e: usize, part: usize) -> P::Part {
         P::load_part(&self.rows[e & self.mask], part)
     }
-    /// Where the plane is a ring, its rows are stored twice in a row ([`Planes`]), so a
-    /// run wraps only past the second copy.
+    /// A mirrored ring's rows are stored twice in a row ([`Planes`]), so a run wraps only
+    /// past the second copy; a plain ring has no run where the range wraps.
     #[inline(always)]
     fn run(self, lo: usize, hi: usize) -> Option<Run<'a>> {
         let start = lo & self.mask;
@@ -586,20 +595,32 @@ fn pairs3<P: PairVec>(planes: [Plane; 3], j: usize) -> [P; 3] {
 struct Planes<'a> {
     planes: [&'a mut [PairRow]; 3],
     mask: usize,
-    /// Rows of a ring (0 when the planes are not rings): each row is also stored this
-    /// many rows further on, so that any run of at most `ring` rows is consecutive in
-    /// memory ([`Rows::run`]) even where it wraps.
+    /// Rows of a mirrored ring (0 otherwise): each row is also stored this many rows
+    /// further on, so that any run of at most `ring` rows is consecutive in memory
+    /// ([`Rows::run`]) even where it wraps.
     ring: usize,
 }
 
+/// How a set of planes stores its rows.
+#[derive(Clone, Copy)]
+enum Ring {
+    /// Rows `0..len`, each at its index.
+    None,
+    /// A ring of that many rows (a power of two): row `e` at `e & (rows - 1)`.
+    Plain(usize),
+    /// A ring stored twice: row `e` at `e & (rows - 1)` and `rows` further on.
+    Mirrored(usize),
+}
+
 impl<'a> Planes<'a> {
-    /// Three planes of `len` rows, `stride` apart, at the start of `rows`; with
-    /// `ring = Some(len)`, rings of `len` rows (a power of two), each stored twice.
+    /// Three planes of `len` rows, `stride` apart, at the start of `rows`, stored as
+    /// `ring` says.
     #[inline(always)]
-    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, ring: Option<usize>) -> Self {
+    fn new(rows: &'a mut [PairRow], stride: usize, len: usize, ring: Ring) -> Self {
         let (mask, ring, stored) = match ring {
-            Some(ring) => (ring - 1, ring, 2 * ring),
-            None => (usize::MAX, 0, len),
+            Ring::None => (usize::MAX, 0, len),
+            Ring::Plain(ring) => (ring - 1, 0, ring),
+            Ring::Mirrored(ring) => (ring - 1, ring, 2 * ring),
         };
         let (two, rest) = rows.split_at_mut(stride);
         let (lo, rest) = rest.split_at_mut(stride);
@@ -1106,15 +1127,16 @@ struct Kernel<'a, P: PairVec> {
 impl<'a, P: PairVec> Kernel<'a, P> {
     #[inline(always)]
     fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
-        let layout = Layout::new(rational.order(), m);
+        let layout = Layout::for_vectors::<P>(rational.order(), m);
         let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
-        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, Some(layout.x_rows));
+        let x_ring = if layout.x_mirrored { Ring::Mirrored(layout.x_rows) } else { Ring::Plain(layout.x_rows) };
+        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, x_ring);
         Self {
             ring,
             m,
             x: XRecurrence::new(ring, rational, x_planes, layout.x_ring),
             x_done: 0,
-            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, None),
+            planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, Ring::None),
             first: [Coefficient::zero(); NEW],
             last: [Coefficient::zero(); NEW],
             last_words: [P::zero(); 3],
@@ -1383,6 +1405,16 @@ mod tests {
             => kernel_run_generic;
     }
 
+    #[inline(always)]
+    fn layout_generic<B: Dots>(order: usize, m: usize) -> Layout {
+        Layout::for_vectors::<B::Pairs>(order, m)
+    }
+
+    crate::simd::multiversion! {
+        /// The layout the kernel uses on `simd`'s backend.
+        fn layout_on(order: usize, m: usize) -> Layout => layout_generic;
+    }
+
     /// The word path itself (no fallback) against `catalan`, on the sizes where its
     /// structure changes: the direct small outputs, the first blocks, a partial last
     /// block, an `x` ring that wraps several times, more than one chunk of `CHUNK_STEPS`
@@ -1416,9 +1448,10 @@ mod tests {
             for &modulus in moduli {
                 let ring = WordRing::new(modulus / 2).unwrap();
                 let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
-                let rows = Layout::new(rational.order(), m).rows;
                 let expected = series_catalan(Simd::portable(), &characters, m, modulus);
                 for simd in Simd::available() {
+                    let layout = layout_on(simd, rational.order(), m);
+                    let rows = layout.rows;
                     let got = kernel_run(simd, &rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
                     assert_eq!(
                         c_sum_from_t_sum(got, characters.len(), modulus),
@@ -1428,7 +1461,7 @@ mod tests {
                     // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
                     // everything; this checks that T never reads a row it did not write).
                     let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
-                    dirty[..Layout::new(rational.order(), m).zeroed()].fill(PairRow::ZERO);
+                    dirty[..layout.zeroed()].fill(PairRow::ZERO);
                     let got = kernel_run(simd, &rational, &ring, m, &mut dirty);
                     assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "{simd}: dirty, m={m}");
                 }
@@ -1477,7 +1510,7 @@ mod tests {
     fn runs_of_a_ring_read_the_same_rows_as_the_masked_plane() {
         const RING: usize = 8;
         let mut rows = vec![PairRow::ZERO; 3 * 2 * RING];
-        let mut planes = Planes::new(&mut rows, 2 * RING, RING, Some(RING));
+        let mut planes = Planes::new(&mut rows, 2 * RING, RING, Ring::Mirrored(RING));
         type Pairs = <crate::simd::Portable as Dots>::Pairs;
         let mut prev = [Pairs::zero(); 3];
         for j in 0..5 * RING {
