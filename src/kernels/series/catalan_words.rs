@@ -776,77 +776,79 @@ fn karatsuba_dots<P: PairVec, S: Rows>(
 }
 
 /// [`karatsuba_dots`] where a vector is several registers (AVX2: two, the baseline:
-/// four): the plain sliding window, one register part and all eight outputs at a time.
+/// four): the plain sliding window, one register part and four outputs at a time.
 ///
 /// Why: the Karatsuba block holds 12 accumulators and a window of 18 vectors, which fits
 /// the 32 registers of AVX-512 but, at two registers a vector, spilled every
 /// accumulator to the stack on AVX2 (about 200 instructions per pair of steps for 24
-/// `vpmaddwd`). One part and eight outputs need 8 accumulators, a window of 8 and two
-/// left operands, which fit the 16 registers; without AVX-512 a dot product is two
-/// instructions (`vpmaddwd`, `vpaddd`), so the Karatsuba savings (a quarter of the dot
-/// products, for sums and differences of words) would be small even where it fitted.
-/// Eight outputs a pass rather than four halve the loads, swaps and window shifts per
-/// dot product: kayles f(1000) on AVX2 3.34 M -> 2.85 M kernel instructions (callgrind).
+/// `vpmaddwd`). One part and four outputs need 4 accumulators, a window of 4 and one
+/// left operand; without AVX-512 a dot product is two instructions (`vpmaddwd`,
+/// `vpaddd`), so the Karatsuba savings (a quarter of the dot products, for sums and
+/// differences of words) would be small even where it fitted.
 #[inline(always)]
 fn sliding_parts<P: PairVec, S: Rows>(acc: &mut [P; 8], steps: usize, base: usize, (left, first): (S, usize), rows: S) {
     for part in 0..P::PARTS {
-        let mut sums: [P::Part; 8] = std::array::from_fn(|r| acc[r].part(part));
-        // The window reads rows `e + 4` down to `e + 1 - steps` (to `e` for one step).
-        let e = base / 2;
-        let below = steps.max(1) - 1;
-        let runs = e.checked_sub(below).and_then(|low| Some((left.run(first, first + steps)?, rows.run(low, e + 5)?)));
-        match runs {
-            Some((left, rows)) => window_part::<P, _>(&mut sums, steps, part, (left, 0), rows, below),
-            None => window_part::<P, _>(&mut sums, steps, part, (left, first), rows, e),
-        }
-        for (r, sum) in sums.into_iter().enumerate() {
-            acc[r] = acc[r].with_part(part, sum);
+        for quarter in [0, 4] {
+            let mut sums = [
+                acc[quarter].part(part),
+                acc[quarter + 1].part(part),
+                acc[quarter + 2].part(part),
+                acc[quarter + 3].part(part),
+            ];
+            // The window reads rows `e + 2` down to `e + 1 - steps` (to `e` for one step).
+            let e = (base + quarter) / 2;
+            let below = steps.max(1) - 1;
+            let runs =
+                e.checked_sub(below).and_then(|low| Some((left.run(first, first + steps)?, rows.run(low, e + 3)?)));
+            match runs {
+                Some((left, rows)) => window_part::<P, _>(&mut sums, steps, part, (left, 0), rows, below),
+                None => window_part::<P, _>(&mut sums, steps, part, (left, first), rows, e),
+            }
+            for (r, sum) in sums.into_iter().enumerate() {
+                acc[quarter + r] = acc[quarter + r].with_part(part, sum);
+            }
         }
     }
 }
 
-/// One register part of the eight outputs of [`sliding_parts`]: `sums[r] += Σ_{t < steps}
-/// swap(left.even(first + t)) · W[2e + r - 2t]`, the pairs `W` from `rows` (rows `e + 4`
-/// down to `e + 1 - steps`, or `e` for one step). Each left operand, and each pair that
-/// enters the window, serves eight dot products.
+/// One register part of four outputs of [`sliding_parts`]: `sums[r] += Σ_{t < steps}
+/// swap(left.even(first + t)) · W[2e + r - 2t]`, the pairs `W` from `rows` (rows `e + 2`
+/// down to `e + 1 - steps`, or `e` for one step).
 #[inline(always)]
 fn window_part<P: PairVec, S: Rows>(
-    sums: &mut [P::Part; 8],
+    sums: &mut [P::Part; 4],
     steps: usize,
     part: usize,
     (left, first): (S, usize),
     rows: S,
     e: usize,
 ) {
-    let row = |i: usize| rows.even_part::<P>(i, part);
-    let between = P::Part::between;
-    let (r0, r1, r2, r3, r4) = (row(e), row(e + 1), row(e + 2), row(e + 3), row(e + 4));
-    // q[k] = W[2e - 2t + k]: even k a stored row, odd k the pair between two rows.
-    let mut q = [r0, between(r0, r1), r1, between(r1, r2), r2, between(r2, r3), r3, between(r3, r4)];
-    // Two steps per iteration; the window slides by two rows.
+    let (mut low, mut high) = (rows.even_part::<P>(e, part), rows.even_part::<P>(e + 1, part));
+    let top = P::Part::between(high, rows.even_part::<P>(e + 2, part));
+    let mut w = [low, P::Part::between(low, high), high, top];
+    // Two steps per iteration, so that the window slides without moves: step t reads
+    // w[0..4], step t+1 the pairs two below, w[-2..2].
     let mut t = 0;
     while t + 1 < steps {
         let (a0, a1) = (left.even_part::<P>(first + t, part), left.even_part::<P>(first + t + 1, part));
         let (a0, a1) = (a0.swap_words(), a1.swap_words());
-        // Step t+1 also reads the two pairs below the window, W[2e - 2t - 2] and
-        // W[2e - 2t - 1].
-        let m2 = row(e - 1 - t);
-        let m1 = between(m2, q[0]);
-        for r in 0..8 {
-            sums[r] = sums[r].dot_add(a0, q[r]);
+        high = low;
+        low = rows.even_part::<P>(e - 1 - t, part);
+        let below = P::Part::between(low, high);
+        sums[0] = sums[0].dot_add(a0, w[0]).dot_add(a1, low);
+        sums[1] = sums[1].dot_add(a0, w[1]).dot_add(a1, below);
+        sums[2] = sums[2].dot_add(a0, w[2]).dot_add(a1, w[0]);
+        sums[3] = sums[3].dot_add(a0, w[3]).dot_add(a1, w[1]);
+        high = low;
+        if t + 2 < steps {
+            low = rows.even_part::<P>(e - 2 - t, part);
         }
-        sums[0] = sums[0].dot_add(a1, m2);
-        sums[1] = sums[1].dot_add(a1, m1);
-        for r in 2..8 {
-            sums[r] = sums[r].dot_add(a1, q[r - 2]);
-        }
-        let m4 = if t + 2 < steps { row(e - 2 - t) } else { m2 };
-        q = [m4, between(m4, m2), m2, m1, q[0], q[1], q[2], q[3]];
+        w = [low, P::Part::between(low, high), high, below];
         t += 2;
     }
     if t < steps {
         let a = left.even_part::<P>(first + t, part).swap_words();
-        for (sum, &pair) in sums.iter_mut().zip(&q) {
+        for (sum, &pair) in sums.iter_mut().zip(&w) {
             *sum = sum.dot_add(a, pair);
         }
     }
