@@ -19,6 +19,7 @@ pub mod bitset;
 pub mod check;
 pub mod naive;
 pub mod parallel;
+pub mod search;
 pub mod sparse;
 
 pub use bitset::grundy_bitset;
@@ -154,7 +155,7 @@ impl GrundyVariant {
         match self {
             GrundyVariant::Naive => grundy_naive(rules, g, max_heap),
             GrundyVariant::Bitset => grundy_bitset(sched.simd(), rules, g, max_heap),
-            GrundyVariant::Sparse => grundy_sparse(rules, g, max_heap),
+            GrundyVariant::Sparse => grundy_sparse(sched.simd(), rules, g, max_heap),
             GrundyVariant::Parallel => grundy_parallel(rules, g, max_heap, sched),
         }
     }
@@ -276,16 +277,5 @@ impl SeenBits {
             count += (!self.words[full] & ((1u64 << rem) - 1)).count_ones();
         }
         count
-    }
-
-    /// The least unseen value below `limit` (`limit` if none).
-    #[inline]
-    pub(crate) fn first_unseen_below(&self, limit: u32) -> u32 {
-        for (w, &seen) in self.words.iter().enumerate() {
-            if seen != u64::MAX {
-                return (64 * w as u32 + seen.trailing_ones()).min(limit);
-            }
-        }
-        limit
     }
 }

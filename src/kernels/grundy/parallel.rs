@@ -35,9 +35,9 @@ pub fn grundy_blocks(
     // The first block starts where a block's far pairs are most of its pairs.
     let warm_up = (4 * block).min(max_heap);
     if g.len() <= warm_up {
-        grundy_sparse(rules, g, warm_up)?;
+        grundy_sparse(sched.simd(), rules, g, warm_up)?;
     }
-    let mut state = State::start(rules, g);
+    let mut state = State::start(sched.simd(), rules, g);
     let mut seen = SeenBits::new(state.seen_len());
     let jobs = sched.threads().max(1);
     while g.len() <= max_heap {

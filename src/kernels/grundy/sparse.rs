@@ -18,8 +18,10 @@
 //! another mask may now do better, and when the values outgrow their bits. The answer
 //! never depends on the mask (any mask gives the exact mex); only the time does.
 
+use super::search::search_pairs;
 use super::{Overflow, Rules, SeenBits, store};
 use crate::kernels::wht::wht_scalar;
+use crate::simd::Simd;
 
 /// The prime the key counts are transformed modulo: counts stay below 2^30, so every
 /// transformed entry, in `[-2^30, 2^30]`, is recovered from its residue.
@@ -55,10 +57,12 @@ pub(crate) struct Sparse {
     rare_at_derivation: usize,
     /// Bit `v` of `common[π]`: value `v` is common-type for heaps of position bit `π`.
     common: [Vec<u64>; 2],
+    /// The backend of the search.
+    simd: Simd,
 }
 
 impl Sparse {
-    fn new(rules: &Rules, g: &[u16]) -> Self {
+    fn new(simd: Simd, rules: &Rules, g: &[u16]) -> Self {
         let (position_bit, q) = position_bit_of(rules);
         let max = g.iter().copied().max().unwrap_or(0) as u32;
         let bits = bits_for(max);
@@ -71,6 +75,7 @@ impl Sparse {
             rare: Vec::new(),
             rare_at_derivation: 0,
             common: [Vec::new(), Vec::new()],
+            simd,
         };
         for x in 0..g.len() {
             let key = state.key(g, x) as usize;
@@ -185,7 +190,7 @@ pub fn best_mask(counts: &[u32], n: u64, position_bit: bool) -> (u32, u64) {
 /// The best rare/common division of the values `g` under `rules` (for reports: it
 /// depends only on the values, not on the variant that computed them).
 pub fn sparse_split(rules: &Rules, g: &[u16]) -> SparseSplit {
-    let state = Sparse::new(rules, g);
+    let state = Sparse::new(Simd::portable(), rules, g);
     SparseSplit {
         mask: state.mask >> 1,
         position_bit: state.mask & 1 == 1,
@@ -195,8 +200,8 @@ pub fn sparse_split(rules: &Rules, g: &[u16]) -> SparseSplit {
 }
 
 /// Extends `g` to heaps `0..=max_heap` by the sparse-space method.
-pub fn grundy_sparse(rules: &Rules, g: &mut Vec<u16>, max_heap: usize) -> Result<(), Overflow> {
-    let mut state = Sparse::new(rules, g);
+pub fn grundy_sparse(simd: Simd, rules: &Rules, g: &mut Vec<u16>, max_heap: usize) -> Result<(), Overflow> {
+    let mut state = Sparse::new(simd, rules, g);
     let mut seen = SeenBits::new(state.seen_values());
     for n in g.len()..=max_heap {
         seen.clear(state.seen_values());
@@ -283,81 +288,32 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
     // the mask has no value bits: then every value is rare-type).
     let limit = state.seen_values() as u32;
     let candidate = seen.first_unseen_in(&state.common[state.position(n) as usize], limit);
-    let mut missing = seen.unseen_below(candidate);
-    if missing > 0 && seen.words.len() <= 4 {
-        return search_narrow(rules, g, n, seen, candidate);
+    if seen.unseen_below(candidate) == 0 {
+        return candidate;
     }
-    if missing > 0 {
-        'search: for i in rules.split_removals() {
-            if n < i + 2 {
-                continue;
-            }
-            let rest = n - i;
-            for a in 1..=rest / 2 {
-                let b = rest - a;
-                if rules.unequal && a == b {
-                    continue;
-                }
-                let v = (g[a] ^ g[b]) as u32;
-                // Every common-type value below the candidate is seen: a new one is rare-type.
-                if v < candidate && seen.insert(v) {
-                    missing -= 1;
-                    if missing == 0 {
-                        break 'search;
-                    }
-                }
-            }
-        }
-    }
-    if missing > 0 { seen.first_unseen_below(candidate) } else { candidate }
-}
-
-/// Pairs searched between two looks at the missing values: one look per 64 pairs keeps
-/// the scan in registers and costs little past the first missing value found.
-const SEARCH_CHUNK: usize = 64;
-
-/// The search of [`finish_value`] for values below 256: the missing values as four
-/// words, each chunk of pairs ORed into four register accumulators without branches
-/// (the loop the compiler vectorises), the missing words cleared after each chunk.
-#[inline]
-fn search_narrow(rules: &Rules, g: &[u16], n: usize, seen: &SeenBits, candidate: u32) -> u32 {
-    let mut missing = [0u64; 4];
-    for (w, m) in missing.iter_mut().enumerate() {
+    // Every common-type value below the candidate is seen: the missing ones are
+    // rare-type, and only common–common pairs can still give them.
+    let words = (candidate as usize).div_ceil(64);
+    let missing_word = |w: usize| {
         let below = candidate.saturating_sub(64 * w as u32).min(64);
         let range = if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
-        *m = !seen.words.get(w).copied().unwrap_or(0) & range;
-    }
-    'search: for i in rules.split_removals() {
-        if n < i + 2 {
-            continue;
-        }
-        let rest = n - i;
-        let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
-        let mut a = 1;
-        while a <= last {
-            let stop = (a + SEARCH_CHUNK - 1).min(last);
-            let lo = &g[a..=stop];
-            let hi = &g[rest - stop..=rest - a];
-            let mut acc = [0u64; 4];
-            for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
-                let v = (x ^ y) as u32;
-                let bit = 1u64 << (v & 63);
-                for (w, acc) in acc.iter_mut().enumerate() {
-                    *acc |= if v >> 6 == w as u32 { bit } else { 0 };
-                }
-            }
-            for (m, acc) in missing.iter_mut().zip(acc) {
-                *m &= !acc;
-            }
-            if missing == [0; 4] {
-                break 'search;
-            }
-            a = stop + 1;
-        }
-    }
-    match missing.iter().position(|&m| m != 0) {
+        !seen.words[w] & range
+    };
+    let first_missing = |missing: &[u64]| match missing.iter().position(|&m| m != 0) {
         Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
         None => candidate,
+    };
+    if words <= 4 {
+        let mut missing = [0u64; 4];
+        for (w, m) in missing.iter_mut().enumerate().take(words) {
+            *m = missing_word(w);
+        }
+        search_pairs(state.simd, rules, g, n, &mut missing);
+        first_missing(&missing)
+    } else {
+        let mut missing: Vec<u64> = (0..words).map(missing_word).collect();
+        search_pairs(state.simd, rules, g, n, &mut missing);
+        first_missing(&missing)
     }
 }
 
@@ -367,8 +323,8 @@ pub(crate) mod steps {
     pub(crate) use super::sparse_value;
 
     impl State {
-        pub(crate) fn start(rules: &super::Rules, g: &[u16]) -> Self {
-            Self::new(rules, g)
+        pub(crate) fn start(simd: super::Simd, rules: &super::Rules, g: &[u16]) -> Self {
+            Self::new(simd, rules, g)
         }
         pub(crate) fn push(&mut self, g: &[u16], n: usize) {
             self.record(g, n)

@@ -1,0 +1,214 @@
+//! The search of the sparse-space method (docs/theory/octal.md §4.2): the values that
+//! still have to be shown to be options, looked for among all the split pairs.
+//!
+//! The scan stops as soon as every missing value has turned up, so its cost is that of
+//! the pairs it reads: a coupon collector over the missing values, with the last few
+//! taking most of the pairs. It runs in two modes, chunk by chunk of [`CHUNK`] pairs:
+//!
+//! - *marking*, while many values are missing: every pair's value is cleared from the
+//!   missing bitset (four register words without branches while values are below 256).
+//! - *matching*, once at most [`TARGETS`] are left: each pair's value is compared with
+//!   the missing ones, lane by lane (`vpcmpeqw`), and only a chunk with a hit is read
+//!   again to see which. A compare per pair and target is far cheaper than a variable
+//!   shift and a select per word, and the tail is where the pairs are.
+//!
+//! The pairs of one removal `i` are `(a, rest - a)`, `rest = n - i`, for `a` up from 1:
+//! two contiguous runs of the table, one read backwards, so a chunk is two loads, a
+//! reversal and an xor in vector lanes on every backend.
+
+use super::Rules;
+use crate::simd::Backend;
+
+/// Pairs read between two looks at the missing values.
+pub const CHUNK: usize = 64;
+/// The most missing values the matching mode compares with.
+pub const TARGETS: usize = 16;
+/// Targets of the cheaper matching loop for the last few values.
+const FEW_TARGETS: usize = 4;
+
+crate::multiversion! {
+    /// Clears from `missing` (bit `v`: value `v` not yet an option of heap `n`) the value
+    /// `G(a) ^ G(b)` of every split `a + b = n - i`, `a <= b` (`a < b` in Grundy's game),
+    /// reading the pairs in order and stopping when no bit is left.
+    pub(crate) fn search_pairs(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) => search_pairs_generic;
+}
+
+/// `B` only selects the entry point; the plain loops below are what each backend's
+/// instruction set compiles.
+#[inline(always)]
+#[allow(clippy::extra_unused_type_parameters)]
+fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+    let mut left: u32 = missing.iter().map(|w| w.count_ones()).sum();
+    for i in rules.split_removals() {
+        if left == 0 {
+            return;
+        }
+        if n < i + 2 {
+            continue;
+        }
+        let rest = n - i;
+        let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
+        let mut a = 1;
+        while a <= last && left > 0 {
+            let stop = (a + CHUNK - 1).min(last);
+            let lo = &g[a..=stop];
+            let hi = &g[rest - stop..=rest - a];
+            match (<&[u16; CHUNK]>::try_from(lo), <&[u16; CHUNK]>::try_from(hi)) {
+                (Ok(lo), Ok(hi)) if left as usize <= FEW_TARGETS => {
+                    if chunk_matches::<FEW_TARGETS>(lo, hi, &targets(missing)) {
+                        mark_full_chunk(lo, hi, missing);
+                    }
+                }
+                (Ok(lo), Ok(hi)) if left as usize <= TARGETS => {
+                    if chunk_matches::<TARGETS>(lo, hi, &targets(missing)) {
+                        mark_full_chunk(lo, hi, missing);
+                    }
+                }
+                (Ok(lo), Ok(hi)) => mark_full_chunk(lo, hi, missing),
+                _ => mark_chunk(lo, hi, missing),
+            }
+            left = missing.iter().map(|w| w.count_ones()).sum();
+            a = stop + 1;
+        }
+    }
+}
+
+/// The missing values (at most `K`, at least one), the list padded by repeating the
+/// first.
+#[inline(always)]
+fn targets<const K: usize>(missing: &[u64]) -> [u16; K] {
+    let mut out = [0u16; K];
+    let mut k = 0;
+    for (w, &word) in missing.iter().enumerate() {
+        let mut word = word;
+        while word != 0 && k < K {
+            out[k] = (64 * w as u32 + word.trailing_zeros()) as u16;
+            word &= word - 1;
+            k += 1;
+        }
+    }
+    for j in k..K {
+        out[j] = out[0];
+    }
+    out
+}
+
+/// Whether some pair `(lo[j], hi[CHUNK - 1 - j])` has a value among `targets`.
+#[inline(always)]
+fn chunk_matches<const K: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], targets: &[u16; K]) -> bool {
+    let mut hits = [0u16; CHUNK];
+    for j in 0..CHUNK {
+        let v = lo[j] ^ hi[CHUNK - 1 - j];
+        let mut hit = 0;
+        for &t in targets {
+            hit |= u16::from(v == t);
+        }
+        hits[j] = hit;
+    }
+    hits.iter().fold(0, |acc, &h| acc | h) != 0
+}
+
+/// [`mark_chunk`] for a whole chunk: a fixed trip count, one vector loop.
+#[inline(always)]
+fn mark_full_chunk(lo: &[u16; CHUNK], hi: &[u16; CHUNK], missing: &mut [u64]) {
+    if let Ok(missing) = <&mut [u64; 4]>::try_from(&mut *missing) {
+        let mut acc = [0u64; 4];
+        for j in 0..CHUNK {
+            let v = (lo[j] ^ hi[CHUNK - 1 - j]) as u32;
+            let bit = 1u64 << (v & 63);
+            for (w, acc) in acc.iter_mut().enumerate() {
+                *acc |= if v >> 6 == w as u32 { bit } else { 0 };
+            }
+        }
+        for (m, acc) in missing.iter_mut().zip(acc) {
+            *m &= !acc;
+        }
+    } else {
+        mark_chunk(lo, hi, missing);
+    }
+}
+
+/// Clears from `missing` the value of every pair `(lo[j], hi[len - 1 - j])`.
+#[inline(always)]
+fn mark_chunk(lo: &[u16], hi: &[u16], missing: &mut [u64]) {
+    if let Ok(missing) = <&mut [u64; 4]>::try_from(&mut *missing) {
+        // Values below 256: four accumulators selected without branches, so the chunk is
+        // one vector loop with no store per pair.
+        let mut acc = [0u64; 4];
+        for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+            let v = (x ^ y) as u32;
+            let bit = 1u64 << (v & 63);
+            for (w, acc) in acc.iter_mut().enumerate() {
+                *acc |= if v >> 6 == w as u32 { bit } else { 0 };
+            }
+        }
+        for (m, acc) in missing.iter_mut().zip(acc) {
+            *m &= !acc;
+        }
+    } else {
+        for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
+            let v = (x ^ y) as usize;
+            if let Some(word) = missing.get_mut(v >> 6) {
+                *word &= !(1 << (v & 63));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+    use crate::simd::Simd;
+
+    /// The missing values left by the plain definition: every pair, one by one.
+    fn reference(rules: &Rules, g: &[u16], n: usize, missing: &[u64]) -> Vec<u64> {
+        let mut out = missing.to_vec();
+        for i in rules.split_removals() {
+            for a in 1..=n.saturating_sub(i) / 2 {
+                let b = n - i - a;
+                if rules.unequal && a == b {
+                    continue;
+                }
+                let v = (g[a] ^ g[b]) as usize;
+                if let Some(w) = out.get_mut(v >> 6) {
+                    *w &= !(1 << (v & 63));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_backend_clears_exactly_the_values_of_the_pairs() {
+        let mut rng = SplitMix64(0x5EA4C4);
+        let games = [Rules::GRUNDY, Rules::octal(&[0, 1, 5, 6]), Rules::octal(&[4, 0, 7]), Rules::octal(&[0, 4])];
+        for simd in Simd::available() {
+            for &rules in &games {
+                for n in (0..40).chain([63, 64, 65, 127, 128, 129, 130, 131, 300, 1000]) {
+                    // Values below 2^bits: one word, four words (the narrow path), and more.
+                    for bits in [3, 6, 8, 10] {
+                        let g: Vec<u16> = (0..=n).map(|_| rng.below(1 << bits) as u16).collect();
+                        let words = (2usize << bits).div_ceil(64);
+                        // A few missing values (matching mode) and many (marking mode).
+                        for count in [1, 2, 4, 5, 40] {
+                            let mut missing = vec![0u64; words];
+                            for _ in 0..count {
+                                let v = rng.below(2 << bits) as usize;
+                                missing[v >> 6] |= 1 << (v & 63);
+                            }
+                            let expected = reference(&rules, &g, n, &missing);
+                            search_pairs(simd, &rules, &g, n, &mut missing);
+                            // The search may stop early only once nothing is missing.
+                            if missing.iter().any(|&w| w != 0) {
+                                assert_eq!(missing, expected, "{}: n {n}, bits {bits}", simd.name());
+                            } else {
+                                assert!(expected.iter().all(|&w| w == 0), "{}: n {n}, bits {bits}", simd.name());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
