@@ -22,7 +22,7 @@ fn timed(variant: GrundyVariant, heaps: usize) -> bool {
     match variant {
         GrundyVariant::Naive => heaps <= 1 << 13,
         GrundyVariant::Bitset => heaps <= 1 << 16,
-        GrundyVariant::Sparse | GrundyVariant::Parallel => true,
+        GrundyVariant::Sparse | GrundyVariant::Parallel | GrundyVariant::Blocks => true,
     }
 }
 

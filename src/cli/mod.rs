@@ -310,7 +310,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             }
             // The level `solve` would run here (GAMECOUNT_SIMD respected) and the others.
             let simd = Simd::from_flag_or_env(None).map_err(|e| Failure { message: e.to_string(), code: 2 })?;
-            let default = crate::kernels::grundy::GrundyVariant::default_for(0, 1);
+            let default = crate::kernels::grundy::GrundyVariant::fastest();
             let grundy: Vec<&str> = std::iter::once(default)
                 .chain(crate::kernels::grundy::GrundyVariant::ALL.iter().copied().filter(|&v| v != default))
                 .map(|v| v.name())
@@ -432,8 +432,7 @@ fn grundy(
         return Err(err(format!("--max-heaps {max_heaps} is above the supported maximum of {}", octal::MAX_HEAPS)));
     }
     let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
-    let target = if until_periodic { max_heaps.max(heaps) } else { heaps };
-    let variant = octal::parse_variant(run.kernel.as_deref(), problem, target, sched.threads())?;
+    let variant = octal::parse_variant(run.kernel.as_deref(), problem)?;
     let what = format!("the values of {heaps} heaps ({variant})");
     crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     let mut list = match out {
@@ -491,7 +490,7 @@ fn solve_octal(game: &str, heaps: u64, components: u64, modulus: Option<u64>, ru
     output::set_current_problem(Some(problem));
     let params = octal::OctalParams::new(game, heaps, components, modulus)?;
     let sched = scheduler(Some(problem), run.threads, run.simd.as_deref(), run.json)?;
-    let variant = octal::parse_variant(run.kernel.as_deref(), problem, heaps, sched.threads())?;
+    let variant = octal::parse_variant(run.kernel.as_deref(), problem)?;
     let what = format!("the values of {heaps} heaps ({variant})");
     crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     header(&sched);

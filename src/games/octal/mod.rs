@@ -440,14 +440,9 @@ pub fn solve_octal(params: &OctalParams, variant: GrundyVariant, sched: &Schedul
     count_p_positions(&g, params.components, params.modulus, sched)
 }
 
-/// Parses `--kernel` for the Grundy family (default: [`GrundyVariant::default_for`]).
-pub fn parse_variant(
-    name: Option<&str>,
-    problem: ProblemId,
-    heaps: u64,
-    threads: usize,
-) -> Result<GrundyVariant, InputError> {
-    crate::games::parse_kernel(problem, name, GrundyVariant::default_for(heaps as usize, threads))
+/// Parses `--kernel` for the Grundy family (default: [`GrundyVariant::fastest`]).
+pub fn parse_variant(name: Option<&str>, problem: ProblemId) -> Result<GrundyVariant, InputError> {
+    crate::games::parse_kernel(problem, name, GrundyVariant::fastest())
 }
 
 /// The checks of `verify`: the brute force of the real game against the values and the

@@ -3,6 +3,7 @@
 //! with values past 64), on every size up to a bound, grown in one step and in several,
 //! on every SIMD backend this CPU has.
 
+use super::blocks::grundy_lag_blocks_with;
 use super::parallel::grundy_blocks;
 use super::{GrundyVariant, Rules, grundy_naive};
 use crate::kernels::SplitMix64;
@@ -90,6 +91,20 @@ pub fn check_short_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), Stri
     })
 }
 
+/// The lag-blocks variant with short blocks (so that lane groups, rare heaps paired one
+/// by one and mask changes inside a block all occur at test sizes), against the
+/// reference.
+pub fn check_short_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), String> {
+    on_every_backend(sched, |sched| {
+        for block in [1, 8, 16, 64] {
+            check_with(&format!("blocks of {block}"), max_heap, 3, &|rules, g, to| {
+                grundy_lag_blocks_with(rules, g, to, sched, block).map_err(|e| e.to_string())
+            })?;
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,13 +139,19 @@ mod tests {
     }
 
     #[test]
+    fn lag_blocks_match_on_any_block_length() {
+        check_short_lag_blocks(200, &Scheduler::sequential()).unwrap();
+    }
+
+    #[test]
     fn variants_agree_past_the_parallel_warm_up() {
-        // Sizes where the default blocks run: sparse, parallel and bitset against each other.
+        // Sizes where the default blocks run: every fast variant against sparse.
         let sched = Scheduler::new(Some(2)).unwrap();
         for rules in [Rules::octal(&[0, 1, 5, 6]), Rules::GRUNDY, Rules::octal(&[0, 3, 5, 4])] {
             let sparse = GrundyVariant::Sparse.values(&rules, 9000, &sched).unwrap();
             assert_eq!(GrundyVariant::Parallel.values(&rules, 9000, &sched).unwrap(), sparse);
             assert_eq!(GrundyVariant::Bitset.values(&rules, 9000, &sched).unwrap(), sparse);
+            assert_eq!(GrundyVariant::Blocks.values(&rules, 9000, &sched).unwrap(), sparse);
         }
     }
 

@@ -10,12 +10,14 @@
 //! `bitset`, the split pairs as vectorised xor scans into a bitset of seen values;
 //! `sparse`, the sparse-space method (§4): the rare positions paired with all, the
 //! common–common pairs searched only for the values that need them; `parallel`, `sparse`
-//! with the rare–far pairs of each block of heaps on the scheduler's threads.
+//! with the rare–far pairs of each block of heaps on the scheduler's threads; `blocks`,
+//! `sparse` with each block's rare pairs marked by lag, eight heaps per vector (§4.5).
 //!
 //! Every variant extends a table in place, so a run can grow `N` step by step (the
 //! `--until-periodic` doubling) without recomputing the values it has.
 
 pub mod bitset;
+pub mod blocks;
 pub mod check;
 pub mod naive;
 pub mod parallel;
@@ -23,6 +25,7 @@ pub mod search;
 pub mod sparse;
 
 pub use bitset::grundy_bitset;
+pub use blocks::grundy_lag_blocks;
 pub use naive::grundy_naive;
 pub use parallel::grundy_parallel;
 pub use sparse::{SparseSplit, grundy_sparse, sparse_split};
@@ -138,6 +141,8 @@ variant_enum! {
         Sparse => "sparse",
         /// `sparse`, with each block's rare-far pairs on the scheduler's threads.
         Parallel => "parallel",
+        /// `sparse`, each block's rare pairs marked by lag, eight heaps per vector.
+        Blocks => "blocks",
     }
 }
 
@@ -157,6 +162,7 @@ impl GrundyVariant {
             GrundyVariant::Bitset => grundy_bitset(sched.simd(), rules, g, max_heap),
             GrundyVariant::Sparse => grundy_sparse(sched.simd(), rules, g, max_heap),
             GrundyVariant::Parallel => grundy_parallel(rules, g, max_heap, sched),
+            GrundyVariant::Blocks => grundy_lag_blocks(rules, g, max_heap, sched),
         }
     }
 
@@ -167,14 +173,11 @@ impl GrundyVariant {
         Ok(g)
     }
 
-    /// The fastest variant for `max_heap` heaps on `threads` threads: the sparse-space
-    /// method, parallel where a block's far pairs are worth the hand-off.
-    pub fn default_for(max_heap: usize, threads: usize) -> Self {
-        if threads > 1 && max_heap >= parallel::MIN_PARALLEL_HEAPS {
-            GrundyVariant::Parallel
-        } else {
-            GrundyVariant::Sparse
-        }
+    /// The fastest variant on every size and thread count measured: the sparse-space
+    /// method with the rare pairs marked by lag (its lanes beat the parallel variant's
+    /// second thread; docs/design/octal.md).
+    pub fn fastest() -> Self {
+        GrundyVariant::Blocks
     }
 }
 

@@ -332,6 +332,10 @@ pub(crate) mod steps {
         pub(crate) fn seen_len(&self) -> usize {
             self.seen_values()
         }
+        /// Words of a seen set that hold every option value (below `2^bits`).
+        pub(crate) fn option_words(&self) -> usize {
+            (1usize << self.bits).div_ceil(64)
+        }
         pub(crate) fn rare(&self) -> &[u32] {
             &self.rare
         }

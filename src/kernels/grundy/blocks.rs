@@ -1,0 +1,239 @@
+//! The sparse-space method with each block's pairs marked by lag, in vector lanes
+//! (docs/theory/octal.md §4.5).
+//!
+//! Heaps are taken in blocks `[n0, n0 + B)`. A pair of a rare heap `r` with its partner
+//! `b = x - i - r` (removal `i`) has *lag* `L = i + r`: over the block its partners are
+//! the consecutive heaps `x - L`, so when `B <= L < n0` they all lie below `n0` and one
+//! load of `G(x - L)` for eight consecutive `x`, xored with `G(r)`, gives that pair's
+//! option in eight lanes. Every such option is ORed into a per-heap bitset of seen
+//! values, several words per lane, the accumulators kept in registers across all the
+//! lags: contiguous loads in place of the sparse variant's gathers `G(x - i - r)`.
+//!
+//! Pairs of equal lag and value give the same options and are marked once. A rare heap
+//! whose pairs reach inside the block (`L < B`), or past its start (`L >= n0`), or whose
+//! equal split in Grundy's game falls inside it, is paired heap by heap; the pairs with
+//! a heap or partner inside the block are left to the sequential step, as in the
+//! parallel variant. Marking the pairs of the first few hundred heaps too (rare or not,
+//! to find the rare-type values before the search) was measured and dropped: once the
+//! search matches values in vector lanes it costs less than the extra lags.
+
+use super::sparse::steps::{State, sparse_value};
+use super::{Overflow, Rules, SeenBits, grundy_sparse, store};
+use crate::sched::Scheduler;
+use crate::simd::Backend;
+
+/// Heaps per block: the shortest lag marked in lanes, so short enough that most rare
+/// heaps' lags reach past it, long enough to amortise building the lag list.
+pub const BLOCK_HEAPS: usize = 64;
+/// Heaps per lane group: eight 64-bit lanes, one AVX-512 register or two AVX2 ones.
+const LANES: usize = 8;
+
+/// One lag of the block: the options `value ^ G(x - lag)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Lag {
+    lag: u32,
+    value: u16,
+}
+
+/// Extends `g` to heaps `0..=max_heap` by blocks of lag-marked pairs.
+pub fn grundy_lag_blocks(rules: &Rules, g: &mut Vec<u16>, max_heap: usize, sched: &Scheduler) -> Result<(), Overflow> {
+    grundy_lag_blocks_with(rules, g, max_heap, sched, BLOCK_HEAPS)
+}
+
+/// [`grundy_lag_blocks`] with blocks of `block` heaps (tests use short ones; `block` is
+/// rounded up to whole lane groups).
+pub fn grundy_lag_blocks_with(
+    rules: &Rules,
+    g: &mut Vec<u16>,
+    max_heap: usize,
+    sched: &Scheduler,
+    block: usize,
+) -> Result<(), Overflow> {
+    let block = block.max(1).next_multiple_of(LANES);
+    // Below a few blocks the lanes would carry little: start sequentially.
+    let warm_up = (2 * block).min(max_heap);
+    if g.len() <= warm_up {
+        grundy_sparse(sched.simd(), rules, g, warm_up)?;
+    }
+    let mut state = State::start(sched.simd(), rules, g);
+    let mut seen = SeenBits::new(state.seen_len());
+    let mut lags = Vec::new();
+    let mut single = Vec::new();
+    let mut marks = Vec::new();
+    while g.len() <= max_heap {
+        let n0 = g.len();
+        let end = (n0 + block).min(max_heap + 1);
+        // Options of the pairs are below 2^bits: the first `words` words of a seen set.
+        let words = state.option_words();
+        lag_list(rules, g, state.rare(), n0, block, &mut lags, &mut single);
+        marks.clear();
+        marks.resize(block * words, 0);
+        mark_lags(sched.simd(), g, &lags, n0, words, &mut marks);
+        let mask = state.mask();
+        for (x, marked) in (n0..end).zip(marks.chunks(words)) {
+            seen.clear(state.seen_len());
+            let far_below = if state.mask() == mask {
+                for (s, &m) in seen.words.iter_mut().zip(marked) {
+                    *s |= m;
+                }
+                mark_single(rules, g, &single, n0, x, &mut seen);
+                n0
+            } else {
+                // The rare heaps changed with the mask: pair them all again (the marked
+                // values are options all the same, but not all the needed ones).
+                0
+            };
+            let value = store(sparse_value(rules, g, x, &state, &mut seen, far_below), x)?;
+            g.push(value);
+            state.push(g, x);
+        }
+    }
+    Ok(())
+}
+
+/// Fills `lags` with the deduplicated lags of the rare heaps below `n0` for the block
+/// `[n0, n0 + block)`, and `single` with the `(i, r)` of those whose pairs below `n0`
+/// must be marked heap by heap.
+fn lag_list(
+    rules: &Rules,
+    g: &[u16],
+    rare: &[u32],
+    n0: usize,
+    block: usize,
+    lags: &mut Vec<Lag>,
+    single: &mut Vec<(usize, usize)>,
+) {
+    lags.clear();
+    single.clear();
+    let rare_below = &rare[..rare.partition_point(|&r| (r as usize) < n0)];
+    for i in rules.split_removals() {
+        for a in rare_below.iter().map(|&r| r as usize).filter(|&r| r >= 1) {
+            let lag = i + a;
+            let equal_inside = rules.unequal && (n0..n0 + block).contains(&(2 * a + i));
+            if (block..n0).contains(&lag) && !equal_inside {
+                lags.push(Lag { lag: lag as u32, value: g[a] });
+            } else {
+                single.push((i, a));
+            }
+        }
+    }
+    lags.sort_unstable();
+    lags.dedup();
+}
+
+/// Marks in `seen` the options of heap `x` from the pairs of `single`: rare `r` with
+/// partner `x - i - r` in `[1, n0)`, not equal to `r` in Grundy's game.
+#[inline]
+fn mark_single(rules: &Rules, g: &[u16], single: &[(usize, usize)], n0: usize, x: usize, seen: &mut SeenBits) {
+    for &(i, r) in single {
+        let Some(b) = x.checked_sub(i + r) else { continue };
+        if (1..n0).contains(&b) && !(rules.unequal && b == r) {
+            seen.insert((g[r] ^ g[b]) as u32);
+        }
+    }
+}
+
+crate::multiversion! {
+    /// ORs into `marks` (`words` words per heap, for heaps `n0, n0 + 1, …`, a whole
+    /// number of lane groups) the options `G(x - lag) ^ value` of every lag.
+    fn mark_lags(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) => mark_lags_generic;
+}
+
+/// `B` only selects the entry point; the plain loops below are what each backend's
+/// instruction set compiles.
+#[inline(always)]
+#[allow(clippy::extra_unused_type_parameters)]
+fn mark_lags_generic<B: Backend>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+    match words {
+        1 => mark_lags_words::<1>(g, lags, n0, marks),
+        2 => mark_lags_words::<2>(g, lags, n0, marks),
+        3 | 4 => {
+            // Three words are marked as four: the fourth stays zero.
+            let mut four = vec![0u64; marks.len() / words * 4];
+            mark_lags_words::<4>(g, lags, n0, &mut four);
+            for (m, f) in marks.chunks_mut(words).zip(four.chunks(4)) {
+                m.copy_from_slice(&f[..words]);
+            }
+        }
+        _ => mark_lags_wide(g, lags, n0, words, marks),
+    }
+}
+
+/// [`mark_lags`] for values below `64 * W`: `W` word accumulators per lane, in registers
+/// across all the lags of a lane group.
+#[inline(always)]
+fn mark_lags_words<const W: usize>(g: &[u16], lags: &[Lag], n0: usize, marks: &mut [u64]) {
+    for (group, out) in marks.chunks_exact_mut(LANES * W).enumerate() {
+        let x0 = n0 + group * LANES;
+        let mut acc = [[0u64; LANES]; W];
+        for lag in lags {
+            // lag >= block >= the lanes' offset + 1, so the partners are below n0.
+            let partners: &[u16; LANES] = g[x0 - lag.lag as usize..][..LANES].try_into().unwrap();
+            let v: [u64; LANES] = std::array::from_fn(|k| (partners[k] ^ lag.value) as u64);
+            let bit: [u64; LANES] = std::array::from_fn(|k| 1 << (v[k] & 63));
+            let word: [u64; LANES] = std::array::from_fn(|k| v[k] >> 6);
+            for (w, acc) in acc.iter_mut().enumerate() {
+                for k in 0..LANES {
+                    acc[k] |= bit[k] & 0u64.wrapping_sub(u64::from(word[k] == w as u64));
+                }
+            }
+        }
+        for (k, out) in out.chunks_exact_mut(W).enumerate() {
+            for (w, out) in out.iter_mut().enumerate() {
+                *out |= acc[w][k];
+            }
+        }
+    }
+}
+
+/// [`mark_lags`] for values of five words or more: one bit set per option.
+#[inline(always)]
+fn mark_lags_wide(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+    for (k, out) in marks.chunks_exact_mut(words).enumerate() {
+        let x = n0 + k;
+        for lag in lags {
+            let v = (g[x - lag.lag as usize] ^ lag.value) as usize;
+            out[v >> 6] |= 1 << (v & 63);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+    use crate::simd::Simd;
+
+    #[test]
+    fn every_backend_marks_the_options_of_every_lag() {
+        let mut rng = SplitMix64(0x1A65);
+        for simd in Simd::available() {
+            // Values of one, two, three, four and seven words.
+            for bits in [5, 7, 8, 9] {
+                for words in [1, 2, 3, 4, 7] {
+                    if (1usize << bits).div_ceil(64) > words {
+                        continue;
+                    }
+                    let n0 = 300;
+                    let g: Vec<u16> = (0..n0).map(|_| rng.below(1 << bits) as u16).collect();
+                    let lags: Vec<Lag> = (0..1 + rng.below(40))
+                        .map(|_| Lag {
+                            lag: (16 + rng.below(n0 as u64 - 16)) as u32,
+                            value: rng.below(1 << bits) as u16,
+                        })
+                        .collect();
+                    let mut marks = vec![0u64; 16 * words];
+                    mark_lags(simd, &g, &lags, n0, words, &mut marks);
+                    let mut expected = vec![0u64; 16 * words];
+                    for (k, out) in expected.chunks_mut(words).enumerate() {
+                        for lag in &lags {
+                            let v = (g[n0 + k - lag.lag as usize] ^ lag.value) as usize;
+                            out[v / 64] |= 1 << (v % 64);
+                        }
+                    }
+                    assert_eq!(marks, expected, "{}: {bits} bits in {words} words", simd.name());
+                }
+            }
+        }
+    }
+}
