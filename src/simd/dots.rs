@@ -187,6 +187,13 @@ pub trait RingVec: Copy {
     fn and(self, other: Self) -> Self;
     /// The product modulo `2^64` of each lane.
     fn mul_wrapping(self, other: Self) -> Self;
+    /// Lane-wise or.
+    fn or(self, other: Self) -> Self;
+    /// Each lane shifted left by the same lane of `counts`, and 0 where the count is 64
+    /// or more (`vpsllvq`): `1 << (v - 64w)` is bit `v` of word `w` or nothing.
+    fn shl_lanes(self, counts: Self) -> Self;
+    /// Eight 16-bit values, zero-extended (`vpmovzxwq`).
+    fn widen_u16(v: &[u16; RING_LANES]) -> Self;
 }
 
 /// `+`, `-`, `*` of a backend's vector type through its lane methods.
@@ -330,6 +337,13 @@ mod tests {
             a.and(b).store().0,
             a.mul_wrapping(b).store().0,
             c.mul_wrapping(a).store().0,
+            a.or(b).store().0,
+            // Counts below 64, at 64 and past it, and wrapped below zero.
+            a.shl_lanes(B::Ring::load(&Lanes(std::array::from_fn(|l| [0, 1, 63, 64, 65, 200, u64::MAX, 1 << 63][l]))))
+                .store()
+                .0,
+            a.shl_lanes(b.and(B::Ring::splat(127))).store().0,
+            B::Ring::widen_u16(&std::array::from_fn(|l| (c.store().0[l] >> (16 * (l % 4))) as u16)).store().0,
         ]
     }
 

@@ -20,13 +20,13 @@
 use super::sparse::steps::{State, sparse_value};
 use super::{Overflow, Rules, SeenBits, grundy_sparse, store};
 use crate::sched::Scheduler;
-use crate::simd::Backend;
+use crate::simd::dots::{Dots, RING_LANES, RingVec};
 
 /// Heaps per block: the shortest lag marked in lanes, so short enough that most rare
 /// heaps' lags reach past it, long enough to amortise building the lag list.
 pub const BLOCK_HEAPS: usize = 64;
 /// Heaps per lane group: eight 64-bit lanes, one AVX-512 register or two AVX2 ones.
-const LANES: usize = 8;
+const LANES: usize = RING_LANES;
 
 /// One lag of the block: the options `value ^ G(x - lag)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -139,18 +139,15 @@ crate::multiversion! {
     fn mark_lags(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) => mark_lags_generic;
 }
 
-/// `B` only selects the entry point; the plain loops below are what each backend's
-/// instruction set compiles.
 #[inline(always)]
-#[allow(clippy::extra_unused_type_parameters)]
-fn mark_lags_generic<B: Backend>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+fn mark_lags_generic<B: Dots>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
     match words {
-        1 => mark_lags_words::<1>(g, lags, n0, marks),
-        2 => mark_lags_words::<2>(g, lags, n0, marks),
+        1 => mark_lags_words::<B, 1>(g, lags, n0, marks),
+        2 => mark_lags_words::<B, 2>(g, lags, n0, marks),
         3 | 4 => {
             // Three words are marked as four: the fourth stays zero.
             let mut four = vec![0u64; marks.len() / words * 4];
-            mark_lags_words::<4>(g, lags, n0, &mut four);
+            mark_lags_words::<B, 4>(g, lags, n0, &mut four);
             for (m, f) in marks.chunks_mut(words).zip(four.chunks(4)) {
                 m.copy_from_slice(&f[..words]);
             }
@@ -159,25 +156,25 @@ fn mark_lags_generic<B: Backend>(g: &[u16], lags: &[Lag], n0: usize, words: usiz
     }
 }
 
-/// [`mark_lags`] for values below `64 * W`: `W` word accumulators per lane, in registers
-/// across all the lags of a lane group.
+/// [`mark_lags`] for values below `64 * W`: `W` word accumulators of eight lanes, in
+/// registers across all the lags of a lane group. Word `w` of lane `k` gets
+/// `1 << (v - 64w)`, which is bit `v` when `v` is in that word and nothing otherwise.
 #[inline(always)]
-fn mark_lags_words<const W: usize>(g: &[u16], lags: &[Lag], n0: usize, marks: &mut [u64]) {
+fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, marks: &mut [u64]) {
+    let ones = B::Ring::splat(1);
+    let word_starts: [B::Ring; W] = std::array::from_fn(|w| B::Ring::splat(64 * w as u64));
     for (group, out) in marks.chunks_exact_mut(LANES * W).enumerate() {
         let x0 = n0 + group * LANES;
-        let mut acc = [[0u64; LANES]; W];
+        let mut acc = [B::Ring::zero(); W];
         for lag in lags {
             // lag >= block >= the lanes' offset + 1, so the partners are below n0.
             let partners: &[u16; LANES] = g[x0 - lag.lag as usize..][..LANES].try_into().unwrap();
-            let v: [u64; LANES] = std::array::from_fn(|k| (partners[k] ^ lag.value) as u64);
-            let bit: [u64; LANES] = std::array::from_fn(|k| 1 << (v[k] & 63));
-            let word: [u64; LANES] = std::array::from_fn(|k| v[k] >> 6);
-            for (w, acc) in acc.iter_mut().enumerate() {
-                for k in 0..LANES {
-                    acc[k] |= bit[k] & 0u64.wrapping_sub(u64::from(word[k] == w as u64));
-                }
+            let v = B::Ring::widen_u16(&partners.map(|p| p ^ lag.value));
+            for (acc, &start) in acc.iter_mut().zip(&word_starts) {
+                *acc = acc.or(ones.shl_lanes(v.sub(start)));
             }
         }
+        let acc = acc.map(|a| a.store().0);
         for (k, out) in out.chunks_exact_mut(W).enumerate() {
             for (w, out) in out.iter_mut().enumerate() {
                 *out |= acc[w][k];

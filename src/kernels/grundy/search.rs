@@ -50,27 +50,39 @@ fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing:
         let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
         let mut a = 1;
         while a <= last && left > 0 {
-            let stop = (a + CHUNK - 1).min(last);
-            let lo = &g[a..=stop];
-            let hi = &g[rest - stop..=rest - a];
-            match (<&[u16; CHUNK]>::try_from(lo), <&[u16; CHUNK]>::try_from(hi)) {
-                (Ok(lo), Ok(hi)) if left as usize <= FEW_TARGETS => {
-                    if chunk_matches::<FEW_TARGETS>(lo, hi, &targets(missing)) {
-                        mark_full_chunk(lo, hi, missing);
-                    }
-                }
-                (Ok(lo), Ok(hi)) if left as usize <= TARGETS => {
-                    if chunk_matches::<TARGETS>(lo, hi, &targets(missing)) {
-                        mark_full_chunk(lo, hi, missing);
-                    }
-                }
-                (Ok(lo), Ok(hi)) => mark_full_chunk(lo, hi, missing),
-                _ => mark_chunk(lo, hi, missing),
-            }
+            a = if left as usize <= FEW_TARGETS {
+                match_chunks::<FEW_TARGETS>(g, rest, a, last, missing)
+            } else if left as usize <= TARGETS {
+                match_chunks::<TARGETS>(g, rest, a, last, missing)
+            } else {
+                let stop = (a + CHUNK - 1).min(last);
+                mark_chunk(&g[a..=stop], &g[rest - stop..=rest - a], missing);
+                stop + 1
+            };
             left = missing.iter().map(|w| w.count_ones()).sum();
-            a = stop + 1;
         }
     }
+}
+
+/// The matching mode: reads whole chunks from `a` on until one has a pair whose value is
+/// among the (at most `K`) missing ones, then clears that chunk's values from `missing`;
+/// a last partial chunk is marked outright. Returns the first `a` not read.
+#[inline(always)]
+fn match_chunks<const K: usize>(g: &[u16], rest: usize, mut a: usize, last: usize, missing: &mut [u64]) -> usize {
+    let targets = targets::<K>(missing);
+    while a + CHUNK - 1 <= last {
+        let lo: &[u16; CHUNK] = g[a..a + CHUNK].try_into().unwrap();
+        let hi: &[u16; CHUNK] = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
+        a += CHUNK;
+        if chunk_matches(lo, hi, &targets) {
+            mark_full_chunk(lo, hi, missing);
+            return a;
+        }
+    }
+    if a <= last {
+        mark_chunk(&g[a..=last], &g[rest - last..=rest - a], missing);
+    }
+    last + 1
 }
 
 /// The missing values (at most `K`, at least one), the list padded by repeating the
@@ -105,7 +117,7 @@ fn chunk_matches<const K: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], targets: 
         }
         hits[j] = hit;
     }
-    hits.iter().fold(0, |acc, &h| acc | h) != 0
+    hits != [0; CHUNK]
 }
 
 /// [`mark_chunk`] for a whole chunk: a fixed trip count, one vector loop.

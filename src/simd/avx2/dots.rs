@@ -12,7 +12,9 @@
 use core::arch::x86_64::*;
 
 use crate::simd::Avx2;
-use crate::simd::dots::{Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RingVec, lane_operators};
+use crate::simd::dots::{
+    Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+};
 
 impl Dots for Avx2 {
     type Pairs = Pairs;
@@ -361,5 +363,24 @@ impl RingVec for Ring {
         let cross = self.shr32().mul_low32(other).add(self.mul_low32(other.shr32()));
         let cross = each!(Self, [0, 1], _mm256_slli_epi64::<32>(cross));
         low.add(cross)
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        each!(Self, [0, 1], _mm256_or_si256(self, other))
+    }
+    #[inline(always)]
+    fn shl_lanes(self, counts: Self) -> Self {
+        each!(Self, [0, 1], _mm256_sllv_epi64(self, counts))
+    }
+    #[inline(always)]
+    fn widen_u16(v: &[u16; RING_LANES]) -> Self {
+        // SAFETY: `v` is 16 readable bytes: two loads of eight.
+        unsafe {
+            let p = v.as_ptr();
+            Self([
+                _mm256_cvtepu16_epi64(_mm_loadl_epi64(p.cast())),
+                _mm256_cvtepu16_epi64(_mm_loadl_epi64(p.add(4).cast())),
+            ])
+        }
     }
 }

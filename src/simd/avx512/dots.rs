@@ -14,7 +14,9 @@
 use core::arch::x86_64::*;
 
 use crate::simd::Avx512;
-use crate::simd::dots::{Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RingVec, lane_operators};
+use crate::simd::dots::{
+    Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+};
 
 impl Dots for Avx512 {
     type Pairs = Pairs;
@@ -321,5 +323,18 @@ impl RingVec for Ring {
     #[inline(always)]
     fn mul_wrapping(self, other: Self) -> Self {
         Self(unsafe { _mm512_mullo_epi64(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        Self(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn shl_lanes(self, counts: Self) -> Self {
+        Self(unsafe { _mm512_sllv_epi64(self.0, counts.0) })
+    }
+    #[inline(always)]
+    fn widen_u16(v: &[u16; RING_LANES]) -> Self {
+        // SAFETY: `v` is 16 readable bytes.
+        Self(unsafe { _mm512_cvtepu16_epi64(_mm_loadu_si128(v.as_ptr().cast())) })
     }
 }

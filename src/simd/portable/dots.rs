@@ -288,4 +288,16 @@ impl RingVec for Ring {
     fn mul_wrapping(self, other: Self) -> Self {
         Self(std::array::from_fn(|l| self.0[l].wrapping_mul(other.0[l])))
     }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        Self(std::array::from_fn(|l| self.0[l] | other.0[l]))
+    }
+    #[inline(always)]
+    fn shl_lanes(self, counts: Self) -> Self {
+        Self(std::array::from_fn(|l| self.0[l].checked_shl(counts.0[l].min(64) as u32).unwrap_or(0)))
+    }
+    #[inline(always)]
+    fn widen_u16(v: &[u16; RING_LANES]) -> Self {
+        Self(v.map(u64::from))
+    }
 }
