@@ -57,6 +57,7 @@ pub fn grundy_lag_blocks_with(
     }
     let mut state = State::start(sched.simd(), rules, g);
     let mut seen = SeenBits::new(state.seen_len());
+    let mut all_lags = AllLags::default();
     let mut lags = Vec::new();
     let mut single = Vec::new();
     let mut marks = Vec::new();
@@ -65,7 +66,8 @@ pub fn grundy_lag_blocks_with(
         let end = (n0 + block).min(max_heap + 1);
         // Options of the pairs are below 2^bits: the first `words` words of a seen set.
         let words = state.option_words();
-        lag_list(rules, g, state.rare(), n0, block, &mut lags, &mut single);
+        all_lags.update(rules, g, state.rare(), state.mask());
+        all_lags.select(rules, n0, block, &mut lags, &mut single);
         marks.clear();
         marks.resize(block * words, 0);
         mark_lags(sched.simd(), g, &lags, n0, words, &mut marks);
@@ -91,34 +93,48 @@ pub fn grundy_lag_blocks_with(
     Ok(())
 }
 
-/// Fills `lags` with the deduplicated lags of the rare heaps below `n0` for the block
-/// `[n0, n0 + block)`, and `single` with the `(i, r)` of those whose pairs below `n0`
-/// must be marked heap by heap.
-fn lag_list(
-    rules: &Rules,
-    g: &[u16],
-    rare: &[u32],
-    n0: usize,
-    block: usize,
-    lags: &mut Vec<Lag>,
-    single: &mut Vec<(usize, usize)>,
-) {
-    lags.clear();
-    single.clear();
-    let rare_below = &rare[..rare.partition_point(|&r| (r as usize) < n0)];
-    for i in rules.split_removals() {
-        for a in rare_below.iter().map(|&r| r as usize).filter(|&r| r >= 1) {
-            let lag = i + a;
-            let equal_inside = rules.unequal && (n0..n0 + block).contains(&(2 * a + i));
-            if (block..n0).contains(&lag) && !equal_inside {
-                lags.push(Lag { lag: lag as u32, value: g[a] });
+/// The lags of every rare heap, sorted by lag and value, rebuilt only when the rare
+/// heaps change (a new one, or a new mask): a block then selects its own in one pass.
+#[derive(Default)]
+struct AllLags {
+    /// `(lag, value, i, r)` for rare `r >= 1` and split removal `i`.
+    lags: Vec<(Lag, usize, usize)>,
+    /// The mask and number of rare heaps they were built for.
+    built_for: Option<(u32, usize)>,
+}
+
+impl AllLags {
+    fn update(&mut self, rules: &Rules, g: &[u16], rare: &[u32], mask: u32) {
+        if self.built_for == Some((mask, rare.len())) {
+            return;
+        }
+        self.built_for = Some((mask, rare.len()));
+        self.lags.clear();
+        for i in rules.split_removals() {
+            for r in rare.iter().map(|&r| r as usize).filter(|&r| r >= 1) {
+                self.lags.push((Lag { lag: (i + r) as u32, value: g[r] }, i, r));
+            }
+        }
+        self.lags.sort_unstable();
+    }
+
+    /// Fills `lags` with the deduplicated lags marked in lanes for the block
+    /// `[n0, n0 + block)` (every rare heap is below `n0`), and `single` with the `(i, r)`
+    /// of the rest, whose pairs below `n0` are marked heap by heap.
+    fn select(&self, rules: &Rules, n0: usize, block: usize, lags: &mut Vec<Lag>, single: &mut Vec<(usize, usize)>) {
+        lags.clear();
+        single.clear();
+        for &(lag, i, r) in &self.lags {
+            let equal_inside = rules.unequal && (n0..n0 + block).contains(&(2 * r + i));
+            if (block..n0).contains(&(lag.lag as usize)) && !equal_inside {
+                if lags.last() != Some(&lag) {
+                    lags.push(lag);
+                }
             } else {
-                single.push((i, a));
+                single.push((i, r));
             }
         }
     }
-    lags.sort_unstable();
-    lags.dedup();
 }
 
 /// Marks in `seen` the options of heap `x` from the pairs of `single`: rare `r` with
