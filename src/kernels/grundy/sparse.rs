@@ -235,10 +235,12 @@ pub(crate) fn sparse_value(
         // Rare r in [1, rest): those with partner rest - r >= far_below (r <= rest -
         // far_below), then those not below far_below themselves.
         let rare = &state.rare;
-        let first = rare.partition_point(|&r| r == 0);
-        let end = rare.partition_point(|&r| (r as usize) < rest);
-        let near_end = rare.partition_point(|&r| (r as usize) + far_below <= rest).clamp(first, end);
-        let far_end = rare.partition_point(|&r| (r as usize) < far_below).clamp(near_end, end);
+        let first = usize::from(rare.first() == Some(&0));
+        // Rare heaps at or past `rest`, and those not below `far_below`, are the last few
+        // found: counted from the end, where a search would cost more than the scan.
+        let end = last_below(rare, rest);
+        let near_end = rare[first..end].partition_point(|&r| (r as usize) + far_below <= rest) + first;
+        let far_end = if far_below == 0 { near_end } else { last_below(&rare[..end], far_below).max(near_end) };
         for range in [&rare[first..near_end], &rare[far_end..end]] {
             if rules.unequal && rest.is_multiple_of(2) {
                 // Leave out the split into two equal heaps.
@@ -252,6 +254,16 @@ pub(crate) fn sparse_value(
         }
     }
     finish_value(rules, g, n, state, seen)
+}
+
+/// The number of heaps of the ascending `rare` below `limit`, counted down from the end.
+#[inline(always)]
+fn last_below(rare: &[u32], limit: usize) -> usize {
+    let mut end = rare.len();
+    while end > 0 && rare[end - 1] as usize >= limit {
+        end -= 1;
+    }
+    end
 }
 
 /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
