@@ -3,15 +3,17 @@
 //!
 //! Heaps are taken in blocks `[n0, n0 + B)`. A pair of a rare heap `r` with its partner
 //! `b = x - i - r` (removal `i`) has *lag* `L = i + r`: over the block its partners are
-//! the consecutive heaps `x - L`, so when `B <= L < n0` they all lie below `n0` and one
-//! load of `G(x - L)` for eight consecutive `x`, xored with `G(r)`, gives that pair's
-//! option in eight lanes. Every such option is ORed into a per-heap bitset of seen
-//! values, several words per lane, the accumulators kept in registers across all the
-//! lags: contiguous loads in place of the sparse variant's gathers `G(x - i - r)`.
+//! the consecutive heaps `x - L`, so the partners of a lane group of eight heaps
+//! `x0..x0 + 8` all lie below `n0` when `L >= x0 + 8 - n0`, and one load of `G(x - L)`,
+//! xored with `G(r)`, gives that pair's option in eight lanes. Every such option is ORed
+//! into a per-heap bitset of seen values, several words per lane, the accumulators kept
+//! in registers across all the lags: contiguous loads in place of the sparse variant's
+//! gathers `G(x - i - r)`. The few lags too short for a heap's lane group are marked
+//! heap by heap, for the partners below `n0`.
 //!
 //! Pairs of equal lag and value give the same options and are marked once. A rare heap
-//! whose pairs reach inside the block (`L < B`), or past its start (`L >= n0`), or whose
-//! equal split in Grundy's game falls inside it, is paired heap by heap; the pairs with
+//! whose pairs reach past the block's start (`L >= n0`), or whose equal split in
+//! Grundy's game falls inside the block, is paired heap by heap; the pairs with
 //! a heap or partner inside the block are left to the sequential step, as in the
 //! parallel variant. Marking the pairs of the first few hundred heaps too (rare or not,
 //! to find the rare-type values before the search) was measured and dropped: once the
@@ -22,8 +24,8 @@ use super::{Overflow, Rules, SeenBits, grundy_sparse, store};
 use crate::sched::Scheduler;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
 
-/// Heaps per block: the shortest lag marked in lanes, so short enough that most rare
-/// heaps' lags reach past it, long enough to amortise building the lag list.
+/// Heaps per block: long enough to amortise selecting the block's lags, short enough
+/// that few pairs have their partner inside it (16, 32 and 64 measured within noise).
 pub const BLOCK_HEAPS: usize = 64;
 /// Heaps per lane group: eight 64-bit lanes, one AVX-512 register or two AVX2 ones.
 const LANES: usize = RING_LANES;
@@ -79,6 +81,7 @@ pub fn grundy_lag_blocks_with(
                     *s |= m;
                 }
                 mark_single(rules, g, &single, n0, x, &mut seen);
+                mark_short_lags(g, &lags, n0, x, &mut seen);
                 n0
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
@@ -118,15 +121,15 @@ impl AllLags {
         self.lags.sort_unstable();
     }
 
-    /// Fills `lags` with the deduplicated lags marked in lanes for the block
-    /// `[n0, n0 + block)` (every rare heap is below `n0`), and `single` with the `(i, r)`
-    /// of the rest, whose pairs below `n0` are marked heap by heap.
+    /// Fills `lags` with the deduplicated lags below `n0` for the block `[n0, n0 + block)`
+    /// (every rare heap is below `n0`), and `single` with the `(i, r)` of the rest, whose
+    /// pairs below `n0` are marked heap by heap.
     fn select(&self, rules: &Rules, n0: usize, block: usize, lags: &mut Vec<Lag>, single: &mut Vec<(usize, usize)>) {
         lags.clear();
         single.clear();
         for &(lag, i, r) in &self.lags {
             let equal_inside = rules.unequal && (n0..n0 + block).contains(&(2 * r + i));
-            if (block..n0).contains(&(lag.lag as usize)) && !equal_inside {
+            if (1..n0).contains(&(lag.lag as usize)) && !equal_inside {
                 if lags.last() != Some(&lag) {
                     lags.push(lag);
                 }
@@ -134,6 +137,24 @@ impl AllLags {
                 single.push((i, r));
             }
         }
+    }
+}
+
+/// The first lag lane group `group` marks: its partners `x - lag` must all be below
+/// `n0`, so `lag >= 8 (group + 1)`.
+#[inline(always)]
+fn first_lane_lag(lags: &[Lag], group: usize) -> usize {
+    lags.partition_point(|l| (l.lag as usize) < (group + 1) * LANES)
+}
+
+/// Marks in `seen` the options of heap `x` from the lags too short for its lane group:
+/// those with a partner `x - lag` below `n0`.
+#[inline]
+fn mark_short_lags(g: &[u16], lags: &[Lag], n0: usize, x: usize, seen: &mut SeenBits) {
+    let offset = x - n0;
+    let from = lags.partition_point(|l| l.lag as usize <= offset);
+    for lag in &lags[from..first_lane_lag(lags, offset / LANES)] {
+        seen.insert((g[x - lag.lag as usize] ^ lag.value) as u32);
     }
 }
 
@@ -151,7 +172,8 @@ fn mark_single(rules: &Rules, g: &[u16], single: &[(usize, usize)], n0: usize, x
 
 crate::multiversion! {
     /// ORs into `marks` (`words` words per heap, for heaps `n0, n0 + 1, …`, a whole
-    /// number of lane groups) the options `G(x - lag) ^ value` of every lag.
+    /// number of lane groups) the options `G(x - lag) ^ value` of every lag (ascending)
+    /// long enough for the heap's lane group ([`first_lane_lag`]).
     fn mark_lags(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) => mark_lags_generic;
 }
 
@@ -182,8 +204,8 @@ fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, 
     for (group, out) in marks.chunks_exact_mut(LANES * W).enumerate() {
         let x0 = n0 + group * LANES;
         let mut acc = [B::Ring::zero(); W];
-        for lag in lags {
-            // lag >= block >= the lanes' offset + 1, so the partners are below n0.
+        for lag in &lags[first_lane_lag(lags, group)..] {
+            // lag >= 8 (group + 1) > every lane's offset, so the partners are below n0.
             let partners: &[u16; LANES] = g[x0 - lag.lag as usize..][..LANES].try_into().unwrap();
             let v = B::Ring::widen_u16(&partners.map(|p| p ^ lag.value));
             for (acc, &start) in acc.iter_mut().zip(&word_starts) {
@@ -204,7 +226,7 @@ fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, 
 fn mark_lags_wide(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
     for (k, out) in marks.chunks_exact_mut(words).enumerate() {
         let x = n0 + k;
-        for lag in lags {
+        for lag in &lags[first_lane_lag(lags, k / LANES)..] {
             let v = (g[x - lag.lag as usize] ^ lag.value) as usize;
             out[v >> 6] |= 1 << (v & 63);
         }
@@ -239,7 +261,7 @@ mod tests {
                     mark_lags(simd, &g, &lags, n0, words, &mut marks);
                     let mut expected = vec![0u64; 16 * words];
                     for (k, out) in expected.chunks_mut(words).enumerate() {
-                        for lag in &lags {
+                        for lag in lags.iter().filter(|l| l.lag as usize >= (k / 8 + 1) * 8) {
                             let v = (g[n0 + k - lag.lag as usize] ^ lag.value) as usize;
                             out[v / 64] |= 1 << (v % 64);
                         }
