@@ -182,15 +182,22 @@ fn mark_lags_generic<B: Dots>(g: &[u16], lags: &[Lag], n0: usize, words: usize, 
     match words {
         1 => mark_lags_words::<B, 1>(g, lags, n0, marks),
         2 => mark_lags_words::<B, 2>(g, lags, n0, marks),
-        3 | 4 => {
-            // Three words are marked as four: the fourth stays zero.
-            let mut four = vec![0u64; marks.len() / words * 4];
-            mark_lags_words::<B, 4>(g, lags, n0, &mut four);
-            for (m, f) in marks.chunks_mut(words).zip(four.chunks(4)) {
-                m.copy_from_slice(&f[..words]);
-            }
-        }
+        3 | 4 => mark_lags_padded::<B, 4>(g, lags, n0, words, marks),
+        5..=8 => mark_lags_padded::<B, 8>(g, lags, n0, words, marks),
         _ => mark_lags_wide(g, lags, n0, words, marks),
+    }
+}
+
+/// [`mark_lags_words`] for `words < W` words: marked as `W`, the last ones zero.
+#[inline(always)]
+fn mark_lags_padded<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+    if words == W {
+        return mark_lags_words::<B, W>(g, lags, n0, marks);
+    }
+    let mut padded = vec![0u64; marks.len() / words * W];
+    mark_lags_words::<B, W>(g, lags, n0, &mut padded);
+    for (m, p) in marks.chunks_mut(words).zip(padded.chunks(W)) {
+        m.copy_from_slice(&p[..words]);
     }
 }
 
@@ -221,7 +228,7 @@ fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, 
     }
 }
 
-/// [`mark_lags`] for values of five words or more: one bit set per option.
+/// [`mark_lags`] for values of nine words or more: one bit set per option.
 #[inline(always)]
 fn mark_lags_wide(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
     for (k, out) in marks.chunks_exact_mut(words).enumerate() {
@@ -243,9 +250,9 @@ mod tests {
     fn every_backend_marks_the_options_of_every_lag() {
         let mut rng = SplitMix64(0x1A65);
         for simd in Simd::available() {
-            // Values of one, two, three, four and seven words.
-            for bits in [5, 7, 8, 9] {
-                for words in [1, 2, 3, 4, 7] {
+            // Values of one to ten words.
+            for bits in [5, 7, 8, 9, 10] {
+                for words in [1, 2, 3, 4, 5, 7, 8, 10] {
                     if (1usize << bits).div_ceil(64) > words {
                         continue;
                     }

@@ -124,19 +124,28 @@ fn chunk_matches<const K: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], targets: 
 #[inline(always)]
 fn mark_full_chunk(lo: &[u16; CHUNK], hi: &[u16; CHUNK], missing: &mut [u64]) {
     if let Ok(missing) = <&mut [u64; 4]>::try_from(&mut *missing) {
-        let mut acc = [0u64; 4];
-        for j in 0..CHUNK {
-            let v = (lo[j] ^ hi[CHUNK - 1 - j]) as u32;
-            let bit = 1u64 << (v & 63);
-            for (w, acc) in acc.iter_mut().enumerate() {
-                *acc |= if v >> 6 == w as u32 { bit } else { 0 };
-            }
-        }
-        for (m, acc) in missing.iter_mut().zip(acc) {
-            *m &= !acc;
-        }
+        mark_words(lo, hi, missing);
+    } else if let Ok(missing) = <&mut [u64; 8]>::try_from(&mut *missing) {
+        mark_words(lo, hi, missing);
     } else {
         mark_chunk(lo, hi, missing);
+    }
+}
+
+/// Values below `64 W`: `W` accumulators selected without branches, so the chunk is one
+/// vector loop with no store per pair.
+#[inline(always)]
+fn mark_words<const W: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], missing: &mut [u64; W]) {
+    let mut acc = [0u64; W];
+    for j in 0..CHUNK {
+        let v = (lo[j] ^ hi[CHUNK - 1 - j]) as u32;
+        let bit = 1u64 << (v & 63);
+        for (w, acc) in acc.iter_mut().enumerate() {
+            *acc |= if v >> 6 == w as u32 { bit } else { 0 };
+        }
+    }
+    for (m, acc) in missing.iter_mut().zip(acc) {
+        *m &= !acc;
     }
 }
 

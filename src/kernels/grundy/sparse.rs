@@ -315,11 +315,15 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
         Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
         None => candidate,
     };
+    fn fixed<const W: usize>(missing_word: impl Fn(usize) -> u64, words: usize) -> [u64; W] {
+        std::array::from_fn(|w| if w < words { missing_word(w) } else { 0 })
+    }
     if words <= 4 {
-        let mut missing = [0u64; 4];
-        for (w, m) in missing.iter_mut().enumerate().take(words) {
-            *m = missing_word(w);
-        }
+        let mut missing = fixed::<4>(missing_word, words);
+        search_pairs(state.simd, rules, g, n, &mut missing);
+        first_missing(&missing)
+    } else if words <= 8 {
+        let mut missing = fixed::<8>(missing_word, words);
         search_pairs(state.simd, rules, g, n, &mut missing);
         first_missing(&missing)
     } else {
