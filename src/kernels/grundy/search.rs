@@ -34,10 +34,23 @@ crate::multiversion! {
 }
 
 /// `B` only selects the entry point; the plain loops below are what each backend's
-/// instruction set compiles.
+/// instruction set compiles, one copy per width of the missing set.
 #[inline(always)]
 #[allow(clippy::extra_unused_type_parameters)]
 fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+    match missing.len() {
+        1 => search_words::<1>(rules, g, n, missing),
+        2 => search_words::<2>(rules, g, n, missing),
+        4 => search_words::<4>(rules, g, n, missing),
+        8 => search_words::<8>(rules, g, n, missing),
+        _ => search_words::<0>(rules, g, n, missing),
+    }
+}
+
+/// The search for a missing set of `W` words (`W = 0`: any number, marked one pair at a
+/// time).
+#[inline(always)]
+fn search_words<const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
     let mut left: u32 = missing.iter().map(|w| w.count_ones()).sum();
     for i in rules.split_removals() {
         if left == 0 {
@@ -51,12 +64,12 @@ fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing:
         let mut a = 1;
         while a <= last && left > 0 {
             a = if left as usize <= FEW_TARGETS {
-                match_chunks::<FEW_TARGETS>(g, rest, a, last, missing)
+                match_chunks::<W, FEW_TARGETS>(g, rest, a, last, missing)
             } else if left as usize <= TARGETS {
-                match_chunks::<TARGETS>(g, rest, a, last, missing)
+                match_chunks::<W, TARGETS>(g, rest, a, last, missing)
             } else {
                 let stop = (a + CHUNK - 1).min(last);
-                mark_chunk(&g[a..=stop], &g[rest - stop..=rest - a], missing);
+                mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
                 stop + 1
             };
             left = missing.iter().map(|w| w.count_ones()).sum();
@@ -68,19 +81,25 @@ fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing:
 /// among the (at most `K`) missing ones, then clears that chunk's values from `missing`;
 /// a last partial chunk is marked outright. Returns the first `a` not read.
 #[inline(always)]
-fn match_chunks<const K: usize>(g: &[u16], rest: usize, mut a: usize, last: usize, missing: &mut [u64]) -> usize {
+fn match_chunks<const W: usize, const K: usize>(
+    g: &[u16],
+    rest: usize,
+    mut a: usize,
+    last: usize,
+    missing: &mut [u64],
+) -> usize {
     let targets = targets::<K>(missing);
     while a + CHUNK - 1 <= last {
-        let lo: &[u16; CHUNK] = g[a..a + CHUNK].try_into().unwrap();
-        let hi: &[u16; CHUNK] = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
+        let lo = &g[a..a + CHUNK];
+        let hi = &g[rest + 1 - a - CHUNK..=rest - a];
         a += CHUNK;
-        if chunk_matches(lo, hi, &targets) {
-            mark_full_chunk(lo, hi, missing);
+        if chunk_matches(lo.try_into().unwrap(), hi.try_into().unwrap(), &targets) {
+            mark_chunk::<W>(lo, hi, missing);
             return a;
         }
     }
     if a <= last {
-        mark_chunk(&g[a..=last], &g[rest - last..=rest - a], missing);
+        mark_chunk::<W>(&g[a..=last], &g[rest - last..=rest - a], missing);
     }
     last + 1
 }
@@ -120,44 +139,18 @@ fn chunk_matches<const K: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], targets: 
     hits != [0; CHUNK]
 }
 
-/// [`mark_chunk`] for a whole chunk: a fixed trip count, one vector loop.
+/// Clears from `missing` the value of every pair `(lo[j], hi[len - 1 - j])`. With
+/// `W > 0` words, a whole chunk is one vector loop of `W` accumulators selected without
+/// branches, with no store per pair; anything else goes pair by pair.
 #[inline(always)]
-fn mark_full_chunk(lo: &[u16; CHUNK], hi: &[u16; CHUNK], missing: &mut [u64]) {
-    if let Ok(missing) = <&mut [u64; 4]>::try_from(&mut *missing) {
-        mark_words(lo, hi, missing);
-    } else if let Ok(missing) = <&mut [u64; 8]>::try_from(&mut *missing) {
-        mark_words(lo, hi, missing);
-    } else {
-        mark_chunk(lo, hi, missing);
-    }
-}
-
-/// Values below `64 W`: `W` accumulators selected without branches, so the chunk is one
-/// vector loop with no store per pair.
-#[inline(always)]
-fn mark_words<const W: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], missing: &mut [u64; W]) {
-    let mut acc = [0u64; W];
-    for j in 0..CHUNK {
-        let v = (lo[j] ^ hi[CHUNK - 1 - j]) as u32;
-        let bit = 1u64 << (v & 63);
-        for (w, acc) in acc.iter_mut().enumerate() {
-            *acc |= if v >> 6 == w as u32 { bit } else { 0 };
-        }
-    }
-    for (m, acc) in missing.iter_mut().zip(acc) {
-        *m &= !acc;
-    }
-}
-
-/// Clears from `missing` the value of every pair `(lo[j], hi[len - 1 - j])`.
-#[inline(always)]
-fn mark_chunk(lo: &[u16], hi: &[u16], missing: &mut [u64]) {
-    if let Ok(missing) = <&mut [u64; 4]>::try_from(&mut *missing) {
-        // Values below 256: four accumulators selected without branches, so the chunk is
-        // one vector loop with no store per pair.
-        let mut acc = [0u64; 4];
-        for (&x, &y) in lo.iter().zip(hi.iter().rev()) {
-            let v = (x ^ y) as u32;
+fn mark_chunk<const W: usize>(lo: &[u16], hi: &[u16], missing: &mut [u64]) {
+    if let (Ok(lo), Ok(hi), Ok(missing)) =
+        (<&[u16; CHUNK]>::try_from(lo), <&[u16; CHUNK]>::try_from(hi), <&mut [u64; W]>::try_from(&mut *missing))
+        && W > 0
+    {
+        let mut acc = [0u64; W];
+        for j in 0..CHUNK {
+            let v = (lo[j] ^ hi[CHUNK - 1 - j]) as u32;
             let bit = 1u64 << (v & 63);
             for (w, acc) in acc.iter_mut().enumerate() {
                 *acc |= if v >> 6 == w as u32 { bit } else { 0 };
@@ -207,8 +200,8 @@ mod tests {
         for simd in Simd::available() {
             for &rules in &games {
                 for n in (0..40).chain([63, 64, 65, 127, 128, 129, 130, 131, 300, 1000]) {
-                    // Values below 2^bits: one word, four words (the narrow path), and more.
-                    for bits in [3, 6, 8, 10] {
+                    // Missing sets of one, two, four, eight and 32 words.
+                    for bits in [3, 5, 6, 7, 8, 10] {
                         let g: Vec<u16> = (0..=n).map(|_| rng.below(1 << bits) as u16).collect();
                         let words = (2usize << bits).div_ceil(64);
                         // A few missing values (matching mode) and many (marking mode).

@@ -318,7 +318,15 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
     fn fixed<const W: usize>(missing_word: impl Fn(usize) -> u64, words: usize) -> [u64; W] {
         std::array::from_fn(|w| if w < words { missing_word(w) } else { 0 })
     }
-    if words <= 4 {
+    if words <= 1 {
+        let mut missing = fixed::<1>(missing_word, words);
+        search_pairs(state.simd, rules, g, n, &mut missing);
+        first_missing(&missing)
+    } else if words <= 2 {
+        let mut missing = fixed::<2>(missing_word, words);
+        search_pairs(state.simd, rules, g, n, &mut missing);
+        first_missing(&missing)
+    } else if words <= 4 {
         let mut missing = fixed::<4>(missing_word, words);
         search_pairs(state.simd, rules, g, n, &mut missing);
         first_missing(&missing)
