@@ -25,12 +25,13 @@ rows=(
   "0.77|--until-periodic||"
   "0.137|--until-periodic||"
   "0.156|--until-periodic||"
-  "0.16|--heaps 65536|bitset sparse parallel|"
-  "0.16|--heaps 1000000|sparse parallel|long"
-  "0.16|--until-periodic|sparse parallel|long"
-  "0.354|--heaps 1000000|sparse parallel|long"
+  "0.16|--heaps 65536|bitset sparse parallel blocks|"
+  "0.16|--heaps 1000000|sparse parallel blocks|long"
+  "0.16|--until-periodic|sparse blocks|long"
+  "0.354|--heaps 1000000|sparse parallel blocks|long"
   "0.354|--until-periodic||long"
-  "grundy|--heaps 100000|sparse parallel|long"
+  "grundy|--heaps 100000|sparse parallel blocks|long"
+  "grundy|--heaps 1000000||long"
 )
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
