@@ -20,13 +20,17 @@
 //! search matches values in vector lanes it costs less than the extra lags.
 
 use super::sparse::steps::{State, sparse_value};
-use super::{Overflow, Rules, SeenBits, grundy_sparse, store};
+use super::{Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
 /// that few pairs have their partner inside it (16, 32 and 64 measured within noise).
 pub const BLOCK_HEAPS: usize = 64;
+/// Heaps times split removals below which the bitset variant's scans, O(N^2) but a few
+/// instructions per 32 pairs, beat the sparse method's fixed cost per heap (crossover
+/// near 2^12 for 0.354 and 2^13 for Grundy's game, results/grundy-scaling.csv).
+pub const BITSET_HEAPS: usize = 4096;
 /// Heaps per lane group: eight 64-bit lanes, one AVX-512 register or two AVX2 ones.
 const LANES: usize = RING_LANES;
 
@@ -39,20 +43,28 @@ struct Lag {
 
 /// Extends `g` to heaps `0..=max_heap` by blocks of lag-marked pairs.
 pub fn grundy_lag_blocks(rules: &Rules, g: &mut Vec<u16>, max_heap: usize, sched: &Scheduler) -> Result<(), Overflow> {
-    grundy_lag_blocks_with(rules, g, max_heap, sched, BLOCK_HEAPS)
+    let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
+    grundy_lag_blocks_with(rules, g, max_heap, sched, BLOCK_HEAPS, bitset_heaps)
 }
 
 /// [`grundy_lag_blocks`] with blocks of `block` heaps (tests use short ones; `block` is
-/// rounded up to whole lane groups).
+/// rounded up to whole lane groups), the first `bitset_heaps` heaps by the bitset
+/// variant.
 pub fn grundy_lag_blocks_with(
     rules: &Rules,
     g: &mut Vec<u16>,
     max_heap: usize,
     sched: &Scheduler,
     block: usize,
+    bitset_heaps: usize,
 ) -> Result<(), Overflow> {
     let block = block.max(1).next_multiple_of(LANES);
-    // Below a few blocks the lanes would carry little: start sequentially.
+    // The first few thousand heaps go faster by plain scans; below a few blocks the
+    // lanes would carry little in any case.
+    let scans = bitset_heaps.min(max_heap);
+    if g.len() <= scans {
+        grundy_bitset(sched.simd(), rules, g, scans)?;
+    }
     let warm_up = (2 * block).min(max_heap);
     if g.len() <= warm_up {
         grundy_sparse(sched.simd(), rules, g, warm_up)?;

@@ -96,9 +96,9 @@ pub fn check_short_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), Stri
 /// reference.
 pub fn check_short_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), String> {
     on_every_backend(sched, |sched| {
-        for block in [1, 8, 16, 64] {
-            check_with(&format!("blocks of {block}"), max_heap, 3, &|rules, g, to| {
-                grundy_lag_blocks_with(rules, g, to, sched, block).map_err(|e| e.to_string())
+        for (block, bitset_heaps) in [(1, 0), (8, 0), (16, 0), (64, 0), (8, 50)] {
+            check_with(&format!("blocks of {block} after {bitset_heaps} by bitset"), max_heap, 3, &|rules, g, to| {
+                grundy_lag_blocks_with(rules, g, to, sched, block, bitset_heaps).map_err(|e| e.to_string())
             })?;
         }
         Ok(())
