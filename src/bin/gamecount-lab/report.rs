@@ -1,7 +1,7 @@
 //! Regenerates `results/README.md` and `results/plots/*.svg` from the measurements.
 //!
 //! Everything in the README comes from the files the scripts write (`timings.csv`,
-//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `versus.csv`, `avx512-intel.csv`, `grundy.csv`,
+//! `roofline.csv`, `baselines.csv`, `backends/*.csv` with their `.roofline.csv`, `versus.csv`, `avx512-intel.csv`, `grundy.csv`, `grundy-scaling.csv`,
 //! `criterion.csv` and the output of `verify --deep`): no text written by hand, and every
 //! table says the machine and the commit its rows were measured on. What the figures
 //! mean for each kernel's design is in `docs/design/`.
@@ -448,6 +448,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     backends(dir, &mut md);
     versus(dir, &mut md);
     grundy(dir, &mut md);
+    grundy_scaling(dir, &plots, &mut md)?;
     avx512_intel(dir, &mut md);
 
     // 7. The pre-release verification: its first line is the build header (version,
@@ -668,6 +669,56 @@ fn grundy(dir: &Path, md: &mut String) {
         );
     }
     let _ = writeln!(md);
+}
+
+/// The plots of `grundy-scaling.csv` (`scripts/grundy-scaling.sh`): per game, every
+/// Grundy variant's compute time against N, with the slope of each line.
+fn grundy_scaling(dir: &Path, plots: &Path, md: &mut String) -> Result<(), String> {
+    let Ok(text) = std::fs::read_to_string(dir.join("grundy-scaling.csv")) else { return Ok(()) };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 10).collect();
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(md, "## Grundy variants against N (scripts/grundy-scaling.sh)\n");
+    let _ = writeln!(
+        md,
+        "Fresh `gamecount grundy GAME --heaps N --kernel VARIANT` processes, the variants of one size \
+         alternated within each round; median compute time. Exponent: least-squares slope of log time against \
+         log N over the points above 1 ms.\n"
+    );
+    let _ = writeln!(md, "{}\n", provenance(rows.iter().map(|r| (field(r, 7), field(r, 8), field(r, 9), ""))));
+    let mut games: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    games.dedup();
+    for game in games {
+        let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        for r in rows.iter().filter(|r| r[0] == game) {
+            let (Ok(n), Ok(t)) = (r[2].parse::<f64>(), r[4].parse::<f64>()) else { continue };
+            let label = format!("{} ×{} ({})", r[1], r[3], r[6]);
+            match series.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, points)) => points.push((n, t)),
+                None => series.push((label, vec![(n, t)])),
+            }
+        }
+        let name = if game == "grundy" { "Grundy's game".to_string() } else { game.to_string() };
+        let chart = Chart {
+            title: format!("{name}: compute time against N"),
+            x_label: "heaps N".into(),
+            y_label: "median compute time".into(),
+            lines: series.iter().map(|(label, points)| Line { label: label.clone(), points: points.clone() }).collect(),
+        };
+        let file = format!("grundy-{game}.svg");
+        std::fs::write(plots.join(&file), chart.render()).map_err(|e| e.to_string())?;
+        let _ = writeln!(md, "### {name}\n\n![{name}: time against N](plots/{file})\n");
+        let _ = writeln!(md, "| variant | sizes | largest N | time there | exponent |");
+        let _ = writeln!(md, "|---|---|---|---|---|");
+        for (label, points) in &series {
+            let (n, t) = points.last().copied().unwrap_or((0.0, 0.0));
+            let exponent = scaling_exponent(points).map_or("–".into(), |e| format!("{e:.2}"));
+            let _ = writeln!(md, "| {label} | {} | {n} | {} | {exponent} |", points.len(), fmt_seconds(t));
+        }
+        let _ = writeln!(md);
+    }
+    Ok(())
 }
 
 /// The tables of `criterion.csv` (`gamecount-lab criterion`): per kernel family and size,
