@@ -316,7 +316,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 .map(|v| v.name())
                 .collect();
             output::line(&format!(
-                "grundy, octal: {} (parallel from 2^15 heaps on several threads)",
+                "grundy, octal: {} (the first starts with bitset scans for 4096 heaps per split removal)",
                 grundy.join(", ")
             ))?;
             let available: Vec<&str> = Simd::available().iter().map(|s| s.name()).collect();

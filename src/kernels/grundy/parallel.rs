@@ -13,8 +13,6 @@ use super::sparse::steps::{State, sparse_value};
 use super::{Overflow, Rules, SeenBits, grundy_sparse, store};
 use crate::sched::Scheduler;
 
-/// Below this many heaps the sequential method is as fast (blocks too short to share).
-pub const MIN_PARALLEL_HEAPS: usize = 1 << 15;
 /// Heaps per block: long enough to amortise a fork-join (about 10 µs here) over
 /// thousands of pairs, short enough that most rare pairs reach below the block.
 pub const BLOCK_HEAPS: usize = 1024;
