@@ -24,7 +24,7 @@ pub const CHUNK: usize = 64;
 /// The most missing values the matching mode compares with.
 pub const TARGETS: usize = 16;
 /// Targets of the cheaper matching loop for the last few values.
-const FEW_TARGETS: usize = 4;
+const FEW_TARGETS: usize = 8;
 
 crate::multiversion! {
     /// Clears from `missing` (bit `v`: value `v` not yet an option of heap `n`) the value
@@ -205,7 +205,7 @@ mod tests {
                         let g: Vec<u16> = (0..=n).map(|_| rng.below(1 << bits) as u16).collect();
                         let words = (2usize << bits).div_ceil(64);
                         // A few missing values (matching mode) and many (marking mode).
-                        for count in [1, 2, 4, 5, 40] {
+                        for count in [1, 2, 4, 5, 9, 12, 40] {
                             let mut missing = vec![0u64; words];
                             for _ in 0..count {
                                 let v = rng.below(2 << bits) as usize;
