@@ -6,11 +6,13 @@
 //! taking most of the pairs. It runs in two modes, chunk by chunk of [`CHUNK`] pairs:
 //!
 //! - *marking*, while many values are missing: every pair's value is cleared from the
-//!   missing bitset (four register words without branches while values are below 256).
-//! - *matching*, once at most [`TARGETS`] are left: each pair's value is compared with
-//!   the missing ones, lane by lane (`vpcmpeqw`), and only a chunk with a hit is read
-//!   again to see which. A compare per pair and target is far cheaper than a variable
-//!   shift and a select per word, and the tail is where the pairs are.
+//!   missing bitset (one register accumulator per word, without branches, for sets of
+//!   one, two, four or eight words: values below 512).
+//! - *matching*, once at most [`TARGETS`] are left (a cheaper loop for eight or fewer):
+//!   each pair's value is compared with the missing ones, lane by lane (`vpcmpeqw`),
+//!   and only a chunk with a hit is read again to see which. A compare per pair and
+//!   target is far cheaper than a variable shift and a select per word, and the tail is
+//!   where the pairs are.
 //!
 //! The pairs of one removal `i` are `(a, rest - a)`, `rest = n - i`, for `a` up from 1:
 //! two contiguous runs of the table, one read backwards, so a chunk is two loads, a
