@@ -73,6 +73,7 @@ pub fn grundy_lag_blocks_with(
     let mut seen = SeenBits::new(state.seen_len());
     let mut all_lags = AllLags::default();
     let mut lags = Vec::new();
+    let (mut short_from, mut short_to) = (Vec::new(), Vec::new());
     let mut single = Vec::new();
     let mut marks = Vec::new();
     while g.len() <= max_heap {
@@ -85,6 +86,12 @@ pub fn grundy_lag_blocks_with(
         marks.clear();
         marks.resize(block * words, 0);
         mark_lags(sched.simd(), g, &lags, n0, words, &mut marks);
+        // The lags each heap marks itself (§4.5): those above its offset and below its
+        // lane group's bound, found once per block instead of by two searches per heap.
+        short_from.clear();
+        short_from.extend((0..block).map(|offset| lags.partition_point(|l| l.lag as usize <= offset)));
+        short_to.clear();
+        short_to.extend((0..block / LANES).map(|group| first_lane_lag(&lags, group)));
         let mask = state.mask();
         for (x, marked) in (n0..end).zip(marks.chunks(words)) {
             seen.clear(state.seen_len());
@@ -93,7 +100,8 @@ pub fn grundy_lag_blocks_with(
                     *s |= m;
                 }
                 mark_single(rules, g, &single, n0, x, &mut seen);
-                mark_short_lags(g, &lags, n0, x, &mut seen);
+                let offset = x - n0;
+                mark_short_lags(g, &lags[short_from[offset]..short_to[offset / LANES]], x, &mut seen);
                 n0
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
@@ -159,13 +167,11 @@ fn first_lane_lag(lags: &[Lag], group: usize) -> usize {
     lags.partition_point(|l| (l.lag as usize) < (group + 1) * LANES)
 }
 
-/// Marks in `seen` the options of heap `x` from the lags too short for its lane group:
-/// those with a partner `x - lag` below `n0`.
+/// Marks in `seen` the options of heap `x` from `short`, the lags too short for its lane
+/// group whose partner `x - lag` is below the block.
 #[inline]
-fn mark_short_lags(g: &[u16], lags: &[Lag], n0: usize, x: usize, seen: &mut SeenBits) {
-    let offset = x - n0;
-    let from = lags.partition_point(|l| l.lag as usize <= offset);
-    for lag in &lags[from..first_lane_lag(lags, offset / LANES)] {
+fn mark_short_lags(g: &[u16], short: &[Lag], x: usize, seen: &mut SeenBits) {
+    for lag in short {
         seen.insert((g[x - lag.lag as usize] ^ lag.value) as u32);
     }
 }
