@@ -239,7 +239,11 @@ pub(crate) fn sparse_value(
         // Rare heaps at or past `rest`, and those not below `far_below`, are the last few
         // found: counted from the end, where a search would cost more than the scan.
         let end = last_below(rare, rest);
-        let near_end = rare[first..end].partition_point(|&r| (r as usize) + far_below <= rest) + first;
+        let near_end = if far_below == 0 {
+            end
+        } else {
+            first + count_below(&rare[first..end], (rest + 1).saturating_sub(far_below))
+        };
         let far_end = if far_below == 0 { near_end } else { last_below(&rare[..end], far_below).max(near_end) };
         for range in [&rare[first..near_end], &rare[far_end..end]] {
             if rules.unequal && rest.is_multiple_of(2) {
@@ -254,6 +258,18 @@ pub(crate) fn sparse_value(
         }
     }
     finish_value(rules, g, n, state, seen)
+}
+
+/// The number of heaps of the ascending `rare` below `limit`: counted up from the start
+/// for the first few (a block's partners reach only the small rare heaps), then searched.
+#[inline(always)]
+fn count_below(rare: &[u32], limit: usize) -> usize {
+    const SCANNED: usize = 16;
+    match rare.iter().take(SCANNED).position(|&r| r as usize >= limit) {
+        Some(count) => count,
+        None if rare.len() <= SCANNED => rare.len(),
+        None => SCANNED + rare[SCANNED..].partition_point(|&r| (r as usize) < limit),
+    }
 }
 
 /// The number of heaps of the ascending `rare` below `limit`, counted down from the end.
