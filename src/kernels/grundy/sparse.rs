@@ -331,30 +331,21 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
         Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
         None => candidate,
     };
-    fn fixed<const W: usize>(missing_word: impl Fn(usize) -> u64, words: usize) -> [u64; W] {
-        std::array::from_fn(|w| if w < words { missing_word(w) } else { 0 })
-    }
-    if words <= 1 {
-        let mut missing = fixed::<1>(missing_word, words);
-        search_pairs(state.simd, rules, g, n, &mut missing);
-        first_missing(&missing)
-    } else if words <= 2 {
-        let mut missing = fixed::<2>(missing_word, words);
-        search_pairs(state.simd, rules, g, n, &mut missing);
-        first_missing(&missing)
-    } else if words <= 4 {
-        let mut missing = fixed::<4>(missing_word, words);
-        search_pairs(state.simd, rules, g, n, &mut missing);
-        first_missing(&missing)
-    } else if words <= 8 {
-        let mut missing = fixed::<8>(missing_word, words);
-        search_pairs(state.simd, rules, g, n, &mut missing);
-        first_missing(&missing)
+    // The search is compiled for missing sets of 1, 2, 4 and 8 words: pad up to one.
+    let width = if words <= 8 { words.max(1).next_power_of_two() } else { words };
+    let mut fixed = [0u64; 8];
+    let mut wide = Vec::new();
+    let missing = if width <= 8 {
+        &mut fixed[..width]
     } else {
-        let mut missing: Vec<u64> = (0..words).map(missing_word).collect();
-        search_pairs(state.simd, rules, g, n, &mut missing);
-        first_missing(&missing)
+        wide.resize(width, 0);
+        &mut wide[..]
+    };
+    for (w, m) in missing.iter_mut().enumerate().take(words) {
+        *m = missing_word(w);
     }
+    search_pairs(state.simd, rules, g, n, missing);
+    first_missing(missing)
 }
 
 /// What the parallel variant needs of the method: the state and its per-heap steps.
