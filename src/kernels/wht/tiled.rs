@@ -54,6 +54,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// log2 of the lanes per vector.
 const LANE_LOG: u32 = LANES.trailing_zeros();
 
+/// The largest region, 2^21 values (8 MiB; see [`Tiling::for_caches`]).
+const MAX_REGION_LOG: u32 = 21;
+
+/// Regions per worker that a plan aims for ([`Tiling::for_workers`]): with two, a worker
+/// that finishes first takes another region instead of waiting for the last one.
+const REGIONS_PER_WORKER: usize = 2;
+
 /// Tile sizes, each the log2 of an element count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tiling {
@@ -136,7 +143,12 @@ impl Tiling {
     /// leave room for what the prefetchers bring in next; regions of a quarter of the L3
     /// let two threads keep theirs in it together with room to spare; 4 MiB stream jobs
     /// make 16 jobs at 2^24, several per thread. Each size is rounded down to a power of
-    /// two and kept inside the plan's invariants (see [`Tiling::validate`]).
+    /// two and kept inside the plan's invariants (see [`Tiling::validate`]). Regions stop
+    /// at 8 MiB whatever the L3: a virtual machine may report its host's whole shared L3
+    /// (480 MiB on the Intel Xeon of `results/`), of which it gets a slice, and a single
+    /// region of the whole array leaves one job for all workers. There, 8 MiB regions took
+    /// cards from 144 to 82 ms with AVX2 and from 102 to 64 ms with AVX-512 (2 threads,
+    /// 2^24, median of 5 alternated runs); 4 MiB regions ran as fast, 32 MiB ones 5% slower.
     ///
     /// The in-vector levels, which cost about twice an ordinary level, go to the two
     /// sweeps that wait on memory rather than on arithmetic: levels 0–1 to the first
@@ -161,7 +173,7 @@ impl Tiling {
         }
         let l1_log = clamp(quarter_log(caches.l1d), LANE_LOG, 16);
         let block_log = clamp(quarter_log(caches.l2), l1_log, 22);
-        let region_log = clamp(quarter_log(caches.l3), block_log, 26);
+        let region_log = clamp(quarter_log(caches.l3), block_log, MAX_REGION_LOG);
         Tiling {
             l1_log,
             block_log,
@@ -171,6 +183,16 @@ impl Tiling {
             low_lanes: Stage::Region,
             high_lanes: Stage::Stream,
         }
+    }
+
+    /// This tiling with regions made smaller, never below a block, until a transform of
+    /// `2^log_len` values has [`REGIONS_PER_WORKER`] regions for each of `workers`: the
+    /// local pass (and a power sum fused into it) runs one job per region, so fewer
+    /// regions than workers would leave workers idle.
+    pub fn for_workers(&self, log_len: u32, workers: usize) -> Tiling {
+        let wanted_log = (workers.max(1) * REGIONS_PER_WORKER).next_power_of_two().trailing_zeros();
+        let region_log = self.region_log.min(log_len.saturating_sub(wanted_log)).max(self.block_log);
+        Tiling { region_log, ..*self }
     }
 
     /// Checks the invariants the passes rely on.
@@ -262,7 +284,8 @@ where
 {
     assert!(data.len().is_power_of_two() && data.len() >= LANES, "tiled WHT length {} too short", data.len());
     assert!(p % 2 == 1 && (3..1 << 31).contains(&p), "WHT modulus {p} must be odd, 3 <= p < 2^31");
-    let plan = tiling.plan(data.len().trailing_zeros());
+    let log_len = data.len().trailing_zeros();
+    let plan = tiling.for_workers(log_len, sched.threads()).plan(log_len);
     let units = (plan.len() as u64 - 1 + last_weight) * data.len() as u64;
     let progress = sched.progress(units, "transform");
     let mut total = 0;
@@ -526,6 +549,28 @@ mod tests {
         // The showcase size crosses memory twice; the largest four times.
         assert_eq!(Tiling::DEFAULT.plan(24).len(), 2);
         assert_eq!(Tiling::DEFAULT.plan(30).len(), 4);
+    }
+
+    #[test]
+    fn regions_are_capped_and_shared_among_workers() {
+        let huge_l3 = Tiling::for_caches(&Caches { l3: 480 << 20, ..Caches::FALLBACK });
+        assert_eq!(huge_l3.region_log, MAX_REGION_LOG);
+        let regions = |tiling: &Tiling, log_len: u32| match tiling.plan(log_len)[0] {
+            Pass::Local { region_log, .. } => 1usize << (log_len - region_log),
+            Pass::Stream { .. } => unreachable!("a plan starts with its local pass"),
+        };
+        for workers in [1, 2, 3, 8, 64] {
+            for log_len in 4..=30 {
+                let tiling = Tiling::DEFAULT.for_workers(log_len, workers);
+                tiling.validate();
+                assert!(tiling.region_log <= Tiling::DEFAULT.region_log);
+                let wanted = REGIONS_PER_WORKER * workers;
+                // Enough regions, unless a region is already a single block.
+                let enough = regions(&tiling, log_len) >= wanted || tiling.region_log == tiling.block_log;
+                assert!(enough || log_len <= tiling.region_log, "{workers} workers, 2^{log_len}: {tiling:?}");
+            }
+        }
+        assert!(regions(&Tiling::DEFAULT.for_workers(24, 2), 24) >= 4);
     }
 
     #[test]
