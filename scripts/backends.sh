@@ -4,7 +4,8 @@
 # so that all of them see the same machine, and the median of the compute time the
 # binary reports (`seconds`). Then measures the machine's limits, the vector rates on
 # every backend (`gamecount-lab roofline`), so that the report can set each time against
-# its bound on its backend. Writes results/backends/MACHINE.csv and
+# its bound on its backend, and times the whole process of `solve all` on each backend
+# (wall clock, start to exit). Writes results/backends/MACHINE.csv and
 # MACHINE.roofline.csv, MACHINE naming the CPU (model name, family and model); every
 # row names the CPU too.
 #
@@ -57,6 +58,23 @@ for instance in "${instances[@]}"; do
     printf '%-34s %-9s %-14s median %10.6f s  min %10.6f s  answer %s\n' "$instance" "$level" "${kernels[$level]}" "$med" "$min" "${answers[$level]}"
   done
   unset times answers kernels
+done
+
+# The README's main command as a user sees it: the whole process of `solve all`, start to
+# exit (wall clock, so the start-up, the four solves and the table are all in it).
+declare -A walls=()
+for _ in $(seq "$rounds"); do
+  for level in $levels; do
+    start=$(date +%s%N)
+    $bin solve all --threads "$threads" --simd "$level" >/dev/null 2>&1
+    walls[$level]+="$(( $(date +%s%N) - start )) "
+  done
+done
+for level in $levels; do
+  med=$(tr ' ' '\n' <<<"${walls[$level]}" | grep . | median | awk '{ printf "%.6f", $1 / 1e9 }')
+  min=$(tr ' ' '\n' <<<"${walls[$level]}" | grep . | sort -g | head -n 1 | awk '{ printf "%.6f", $1 / 1e9 }')
+  echo "\"solve all (whole process)\",$level,$threads,default,$med,$min,$rounds,,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  printf '%-34s %-9s %-14s median %10.6f s  min %10.6f s\n' "solve all (whole process)" "$level" default "$med" "$min"
 done
 
 if [ -z "${NO_ROOFLINE:-}" ]; then
