@@ -68,7 +68,7 @@ enum Command {
         /// Worker threads, 1 to 1024 (default: all cores).
         #[arg(long, value_name = "T", value_parser = up_to(MAX_THREADS as u64), allow_hyphen_values = true)]
         threads: Option<u64>,
-        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2, avx2-vnni,
         /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
         #[arg(long, value_name = "LEVEL")]
         simd: Option<String>,
@@ -189,7 +189,7 @@ enum SolveCommand {
         /// Also print each answer's summary line on stderr as it is found.
         #[arg(long)]
         verbose: bool,
-        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+        /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2, avx2-vnni,
         /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
         #[arg(long, value_name = "LEVEL")]
         simd: Option<String>,
@@ -208,7 +208,7 @@ struct RunOptions {
     /// Print one JSON object per answer instead of the bare answer.
     #[arg(long)]
     json: bool,
-    /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2,
+    /// SIMD level of the kernels: auto (the best this CPU has), portable, avx2, avx2-vnni,
     /// avx512 or neon; a level the CPU lacks is refused. Default: GAMECOUNT_SIMD, else auto.
     #[arg(long, value_name = "LEVEL")]
     simd: Option<String>,

@@ -10,6 +10,8 @@ pub enum Level {
     Portable,
     /// AVX2 with FMA and BMI2 (x86-64-v3).
     Avx2,
+    /// AVX2 with AVX-VNNI, the 256-bit `vpdpwssd` (Intel cores from Alder Lake on).
+    Avx2Vnni,
     /// AVX-512 F/BW/DQ/VL with IFMA, VBMI2 and VNNI (Ice Lake, Zen 4 and later).
     Avx512,
     /// NEON intrinsics (aarch64).
@@ -18,13 +20,14 @@ pub enum Level {
 
 impl Level {
     /// Every level, in the order `--simd` lists them.
-    pub const ALL: [Level; 4] = [Level::Portable, Level::Avx2, Level::Avx512, Level::Neon];
+    pub const ALL: [Level; 5] = [Level::Portable, Level::Avx2, Level::Avx2Vnni, Level::Avx512, Level::Neon];
 
     /// The name `--simd`, the header and the JSON field `simd` use.
     pub const fn name(self) -> &'static str {
         match self {
             Level::Portable => "portable",
             Level::Avx2 => "avx2",
+            Level::Avx2Vnni => "avx2-vnni",
             Level::Avx512 => "avx512",
             Level::Neon => "neon",
         }
@@ -44,6 +47,8 @@ impl Level {
                     && std::arch::is_x86_feature_detected!("lzcnt")
                     && std::arch::is_x86_feature_detected!("popcnt")
             }
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2Vnni => Level::Avx2.is_detected() && std::arch::is_x86_feature_detected!("avxvnni"),
             #[cfg(target_arch = "x86_64")]
             Level::Avx512 => {
                 Level::Avx2.is_detected()
@@ -225,7 +230,7 @@ mod tests {
     #[test]
     fn detection_is_ordered_and_consistent() {
         #[cfg(target_arch = "x86_64")]
-        if Level::Avx512.is_detected() {
+        if Level::Avx512.is_detected() || Level::Avx2Vnni.is_detected() {
             assert!(Level::Avx2.is_detected());
         }
         assert!(Simd::available().windows(2).all(|w| w[0] < w[1]));

@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | `portable` | [`Portable`]: `wide` at the build's baseline | none beyond the target's |
 //! | `avx2` | `Avx2`: `std::arch` on 256-bit registers | AVX2, FMA, BMI1/2, LZCNT, POPCNT (x86-64-v3) |
+//! | `avx2-vnni` | `Avx2Vnni`: `avx2` with AVX-VNNI's `vpdpwssd` on `ymm` for the pair dot products | the AVX2 set and AVX-VNNI |
 //! | `avx512` | `Avx512`: `std::arch` on 512-bit registers | F, BW, DQ, VL, IFMA, VBMI2 and VNNI, with the AVX2 set |
 //! | `neon` | `Neon`: `wide` (NEON on aarch64) and NEON intrinsics | NEON (aarch64 baseline) |
 //!
@@ -52,14 +53,20 @@ impl Backend for Portable {
     const LEVEL: Level = Level::Portable;
 }
 
-/// The AVX2 backend (x86-64-v3): sixteen 256-bit registers.
+/// The AVX2 backend (x86-64-v3): sixteen 256-bit registers. With `VNNI` the pair dot
+/// products use AVX-VNNI (Intel client cores from Alder Lake on, which lack AVX-512);
+/// every other operation is the same code.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Avx2;
+pub struct Avx2<const VNNI: bool = false>;
+
+/// The `avx2-vnni` backend: [`Avx2`] with AVX-VNNI.
+#[cfg(target_arch = "x86_64")]
+pub type Avx2Vnni = Avx2<true>;
 
 #[cfg(target_arch = "x86_64")]
-impl Backend for Avx2 {
-    const LEVEL: Level = Level::Avx2;
+impl<const VNNI: bool> Backend for Avx2<VNNI> {
+    const LEVEL: Level = if VNNI { Level::Avx2Vnni } else { Level::Avx2 };
 }
 
 /// The AVX-512 backend: thirty-two 512-bit registers and mask registers.
@@ -116,6 +123,16 @@ macro_rules! multiversion {
                     unsafe { entry($($arg),*) }
                 }
                 #[cfg(target_arch = "x86_64")]
+                $crate::simd::Level::Avx2Vnni => {
+                    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,avxvnni")]
+                    #[allow(clippy::too_many_arguments)]
+                    fn entry $(<$($lt),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                        $generic::<$crate::simd::Avx2Vnni>($($arg),*)
+                    }
+                    // SAFETY: as above, for the avx2-vnni feature set.
+                    unsafe { entry($($arg),*) }
+                }
+                #[cfg(target_arch = "x86_64")]
                 $crate::simd::Level::Avx2 => {
                     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
                     #[allow(clippy::too_many_arguments)]
@@ -148,6 +165,7 @@ pub use multiversion;
 pub const AVX512_FEATURES: &str =
     "avx512f,avx512bw,avx512dq,avx512vl,avx512ifma,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt";
 pub const AVX2_FEATURES: &str = "avx2,fma,bmi1,bmi2,lzcnt,popcnt";
+pub const AVX2_VNNI_FEATURES: &str = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,avxvnni";
 
 #[cfg(test)]
 mod tests {
@@ -178,5 +196,6 @@ mod tests {
         let macro_text = include_str!("mod.rs");
         assert!(macro_text.contains(&format!("enable = \"{AVX512_FEATURES}\"")));
         assert!(macro_text.contains(&format!("enable = \"{AVX2_FEATURES}\"")));
+        assert!(macro_text.contains(&format!("enable = \"{AVX2_VNNI_FEATURES}\"")));
     }
 }

@@ -121,7 +121,7 @@ impl KaylesKernel {
     pub fn default_on(params: &KaylesParams, simd: Simd) -> Self {
         let (words_until, newton_from) = match simd.level() {
             Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS),
-            Level::Avx2 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
+            Level::Avx2 | Level::Avx2Vnni => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
             Level::Portable | Level::Neon => (WORDS_UNTIL_PINS_PORTABLE, NEWTON_FROM_PINS),
         };
         let words = catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();

@@ -1,30 +1,36 @@
 //! The dots family on AVX2: a 512-bit row is two `ymm` registers; the VNNI pair dot
-//! product `vpdpwssd` becomes `vpmaddwd` + `vpaddd` (AVX-VNNI's `vpdpwssd` on `ymm` is
-//! not part of this level); sixteen `f64` lanes are four registers; eight `u64` lanes
-//! two, with `vpmuludq` products and the unsigned comparisons built from signed ones.
+//! product `vpdpwssd` becomes `vpmaddwd` + `vpaddd`, or, at the `avx2-vnni` level
+//! (`VNNI = true`), AVX-VNNI's `vpdpwssd` on `ymm`: one instruction for the two, on Intel
+//! cores from Alder Lake on that have no AVX-512; sixteen `f64` lanes are four registers;
+//! eight `u64` lanes two, with `vpmuludq` products and the unsigned comparisons built from
+//! signed ones.
 //!
 //! SAFETY (every `unsafe` block in this file): these types are only used by kernels
 //! that [`multiversion!`](crate::multiversion) instantiates for [`Avx2`] and runs inside
 //! its AVX2 entry point, which it enters only with a `Simd` token of a CPU detected to
 //! have AVX2 and FMA; the intrinsics have no other precondition, except the loads and
-//! stores, whose pointers come from references to rows of the right size.
+//! stores, whose pointers come from references to rows of the right size. `vpdpwssd` is
+//! only reached with `VNNI = true`, which only the `avx2-vnni` entry point instantiates,
+//! after detecting AVX-VNNI as well.
 
 use core::arch::x86_64::*;
+use std::ops::{Add, Mul, Sub};
 
 use crate::simd::Avx2;
 use crate::simd::dots::{
     Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
 };
 
-impl Dots for Avx2 {
-    type Pairs = Pairs;
+impl<const VNNI: bool> Dots for Avx2<VNNI> {
+    type Pairs = Pairs<VNNI>;
     type Doubles = Doubles;
     type Ring = Ring;
 }
 
-/// Sixteen `i32` lanes in two registers (lanes 0–7, 8–15).
+/// Sixteen `i32` lanes in two registers (lanes 0–7, 8–15); `VNNI` chooses the pair dot
+/// product's instructions.
 #[derive(Clone, Copy, Debug)]
-pub struct Pairs([__m256i; 2]);
+pub struct Pairs<const VNNI: bool>([__m256i; 2]);
 
 /// `f` on each register of `a` (and `b`): macros, not closures, because a closure is
 /// compiled on its own, at the baseline, unless LLVM happens to inline it (it does not
@@ -43,7 +49,7 @@ macro_rules! each {
     };
 }
 
-impl Pairs {
+impl<const VNNI: bool> Pairs<VNNI> {
     #[inline(always)]
     fn add_lanes(self, other: Self) -> Self {
         each!(Self, [0, 1], _mm256_add_epi32(self, other))
@@ -58,24 +64,60 @@ impl Pairs {
     }
 }
 
-lane_operators!(Pairs: Add add add_lanes, Sub sub sub_lanes, Mul mul mul_lanes);
+impl<const VNNI: bool> Add for Pairs<VNNI> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        self.add_lanes(other)
+    }
+}
 
-impl PairVec for Pairs {
+impl<const VNNI: bool> Sub for Pairs<VNNI> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, other: Self) -> Self {
+        self.sub_lanes(other)
+    }
+}
+
+impl<const VNNI: bool> Mul for Pairs<VNNI> {
+    type Output = Self;
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        self.mul_lanes(other)
+    }
+}
+
+/// `acc + a.lo·b.lo + a.hi·b.hi` in the eight lanes of one register: `vpdpwssd` with
+/// AVX-VNNI, else `vpmaddwd` (the two exact word products of a lane summed, wrapping
+/// only for (-2^15)^2·2, which the pair of i16::MIN alone reaches, as `vpdpwssd` does)
+/// and a wrapping `vpaddd`.
+#[inline(always)]
+fn dot_add8<const VNNI: bool>(acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
+    if VNNI {
+        // SAFETY: VNNI is true only in the avx2-vnni entry point (see the top of the file).
+        unsafe { _mm256_dpwssd_avx_epi32(acc, a, b) }
+    } else {
+        unsafe { _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)) }
+    }
+}
+
+impl<const VNNI: bool> PairVec for Pairs<VNNI> {
     type Doubles = Doubles;
-    type Part = Ymm;
+    type Part = Ymm<VNNI>;
     const PARTS: usize = 2;
     #[inline(always)]
-    fn load_part(row: &PairRow, part: usize) -> Ymm {
+    fn load_part(row: &PairRow, part: usize) -> Ymm<VNNI> {
         // Part 0 or 1 of a 64-byte aligned row: an aligned 32-byte load.
         debug_assert!(part < 2);
         Ymm(unsafe { _mm256_load_si256(row.0.as_ptr().cast::<__m256i>().add(part & 1)) })
     }
     #[inline(always)]
-    fn part(self, part: usize) -> Ymm {
+    fn part(self, part: usize) -> Ymm<VNNI> {
         Ymm(self.0[part])
     }
     #[inline(always)]
-    fn with_part(mut self, part: usize, value: Ymm) -> Self {
+    fn with_part(mut self, part: usize, value: Ymm<VNNI>) -> Self {
         self.0[part] = value.0;
         self
     }
@@ -105,10 +147,7 @@ impl PairVec for Pairs {
     }
     #[inline(always)]
     fn dot_add(self, a: Self, b: Self) -> Self {
-        // vpmaddwd: the two exact word products of a lane summed (wrapping only for
-        // (-2^15)^2·2, which the pair of i16::MIN alone reaches), then a wrapping add.
-        let products = each!(Self, [0, 1], _mm256_madd_epi16(a, b));
-        each!(Self, [0, 1], _mm256_add_epi32(self, products))
+        Self([dot_add8::<VNNI>(self.0[0], a.0[0], b.0[0]), dot_add8::<VNNI>(self.0[1], a.0[1], b.0[1])])
     }
     #[inline(always)]
     fn swap_words(self) -> Self {
@@ -197,16 +236,16 @@ impl PairVec for Pairs {
 
 /// Eight `i32` lanes: one register of [`Pairs`].
 #[derive(Clone, Copy, Debug)]
-pub struct Ymm(__m256i);
+pub struct Ymm<const VNNI: bool>(__m256i);
 
-impl PairPart for Ymm {
+impl<const VNNI: bool> PairPart for Ymm<VNNI> {
     #[inline(always)]
     fn zero() -> Self {
         Self(unsafe { _mm256_setzero_si256() })
     }
     #[inline(always)]
     fn dot_add(self, a: Self, b: Self) -> Self {
-        Self(unsafe { _mm256_add_epi32(self.0, _mm256_madd_epi16(a.0, b.0)) })
+        Self(dot_add8::<VNNI>(self.0, a.0, b.0))
     }
     #[inline(always)]
     fn swap_words(self) -> Self {

@@ -62,7 +62,7 @@ fn redc_additive8(a: __m256i, b: __m256i, p: __m256i, neg_p_inv: __m256i) -> __m
     }
 }
 
-impl Mont for Avx2 {
+impl<const VNNI: bool> Mont for Avx2<VNNI> {
     type V = V2;
     type Upper = ();
     /// 4 logical vectors are 8 accumulators in ymm registers, with the two constants and

@@ -23,7 +23,7 @@ pub struct Ymm2 {
 #[derive(Clone, Copy, Debug)]
 pub struct Ymm(__m256i);
 
-impl Words for Avx2 {
+impl<const VNNI: bool> Words for Avx2<VNNI> {
     type Full = Ymm2;
     type Tail = Ymm;
 }
