@@ -25,6 +25,15 @@ const STREAM_BYTES: usize = 512 << 20;
 const PASSES: usize = 5;
 const P: u32 = 1_000_000_007;
 
+/// A value for lane `lane` of chain `chain` from `seed`, below `2^30`: every lane of every
+/// chain starts from its own value, so the compiler can neither compute one lane or one
+/// register of a vector for all (identical halves of a two-register vector were computed
+/// once) nor one chain for several.
+fn lane_seed(seed: u64, chain: usize, lane: usize) -> u32 {
+    let x = (seed + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((chain as u64) << 32 | lane as u64);
+    (x.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 34) as u32
+}
+
 /// Best time of `PASSES` runs of `f`.
 fn best_of(mut f: impl FnMut()) -> f64 {
     (0..PASSES)
@@ -105,6 +114,9 @@ fn scalar_montgomery_rate(sched: &Scheduler) -> f64 {
 /// kept in `[0, 2p)`, the power sums' product) on the scheduler's SIMD backend (the AVX2
 /// REDC on an AVX2 machine, not the portable emulation), counting each lane as one
 /// product; as many independent vectors per thread as the backend's power sums use.
+/// Each vector is squared, as in the power sums' exponent loop (23 of its 30 products for
+/// `s = 10^7`): a product by one constant would let the compiler fold the constant into
+/// `p^-1` and save a multiply the power sums cannot.
 fn lane_montgomery_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 4_000_000;
     let threads = sched.threads();
@@ -146,28 +158,37 @@ fn lane_chains_generic<B: Mont>(steps: usize, seed: u32, additions: bool) -> u32
     }
 }
 
-/// `G` chains of `steps` lazy products (the power sums' product: inputs and results
-/// below `2p`) or additions by one constant. The links are written out, as in
-/// `kernels::powsum::simd`: a loop over an array of accumulators kept them in memory.
+/// `G` chains of `steps` lazy squarings (the power sums' product: inputs and results
+/// below `2p`) or additions of a constant, every lane of every chain from its own start
+/// ([`lane_seed`]). The links are written out, as in `kernels::powsum::simd`: a loop over
+/// an array of accumulators kept them in memory.
 #[inline(always)]
 fn chains<B: Mont, const G: usize>(steps: usize, seed: u32, additions: bool) -> u32 {
     let lanes = ModLanes::<B>::new(P).unwrap();
-    let mut x: [B::V; G] = std::array::from_fn(|i| B::splat(i as u32 + 2 + seed));
-    let y = B::splat(black_box(123_456_789));
+    let start = |chain: usize| std::array::from_fn(|lane| lane_seed(seed as u64, chain, lane) % P);
+    let mut x: [B::V; G] = std::array::from_fn(|i| B::load(black_box(&start(i))));
+    let y = B::load(black_box(&start(G)));
     macro_rules! run {
-        ($op:ident, $($i:tt)*) => {
+        (square, $($i:tt)*) => {
             for _ in 0..steps {
-                $(x[$i] = lanes.$op(x[$i], y);)*
+                $(x[$i] = lanes.mul_lazy(x[$i], x[$i]);)*
+            }
+        };
+        (add, $($i:tt)*) => {
+            for _ in 0..steps {
+                $(x[$i] = lanes.add(x[$i], y);)*
             }
         };
     }
     match (G, additions) {
-        (4, false) => run!(mul_lazy, 0 1 2 3),
+        (4, false) => run!(square, 0 1 2 3),
         (4, true) => run!(add, 0 1 2 3),
-        (_, false) => run!(mul_lazy, 0 1 2 3 4 5 6 7),
+        (_, false) => run!(square, 0 1 2 3 4 5 6 7),
         (_, true) => run!(add, 0 1 2 3 4 5 6 7),
     }
-    x.iter().fold(0u32, |a, &v| a ^ B::to_array(v)[0])
+    // Every lane of the result is used: folding lane 0 alone let the compiler drop the
+    // other register of each two-register vector.
+    x.iter().fold(0u32, |a, &v| B::to_array(v).iter().fold(a, |a, &l| a ^ l))
 }
 
 /// 64-bit lane multiply-adds per second (`acc += a·b` with 32-bit operands, `vpmuludq`
@@ -196,9 +217,13 @@ gamecount::multiversion! {
 /// AVX-512, with gathers and scatters.)
 #[inline(always)]
 fn mac64_chains_generic<B: Dots>(steps: usize, seed: u64) -> u64 {
-    let b = <B::Ring as RingVec>::splat(black_box(0x1234_5677));
-    let a = <B::Ring as RingVec>::splat(black_box(3));
-    let mut acc: [B::Ring; 6] = std::array::from_fn(|i| <B::Ring as RingVec>::splat(seed + i as u64));
+    let ring = |chain: usize| {
+        let lanes = std::array::from_fn(|lane| lane_seed(seed, chain, lane) as u64);
+        <B::Ring as RingVec>::load(black_box(&gamecount::simd::dots::Lanes(lanes)))
+    };
+    // Every lane of every chain distinct ([`lane_seed`]).
+    let (b, a) = (ring(6), ring(7));
+    let mut acc: [B::Ring; 6] = std::array::from_fn(ring);
     // Each accumulator feeds its own next product (acc <- low32(acc)·b + a), so nothing
     // can be hoisted out of the loop.
     for _ in 0..steps {
@@ -213,7 +238,7 @@ fn mac64_chains_generic<B: Dots>(steps: usize, seed: u64) -> u64 {
 }
 
 /// 16-bit word products per second with the pairwise dot product of the backend's pair
-/// vectors (`vpdpwssd` under AVX-512 VNNI, `vpmaddwd` + `vpaddd` under AVX2), eight
+/// vectors (`vpdpwssd` under AVX-512 VNNI and AVX-VNNI, `vpmaddwd` + `vpaddd` under AVX2),
 /// independent accumulators per thread: the unit of `catalan-words`.
 fn word_dot_rate(sched: &Scheduler) -> f64 {
     const STEPS: usize = 8_000_000;
@@ -223,22 +248,34 @@ fn word_dot_rate(sched: &Scheduler) -> f64 {
         let sums = sched.map_collect(threads, |t| dot_chains(simd, STEPS, t as i32));
         black_box(sums);
     });
-    (threads * STEPS * 8 * 2 * PAIR_LANES) as f64 / seconds / 1e9
+    (threads * STEPS * DOT_CHAINS * 2 * PAIR_LANES) as f64 / seconds / 1e9
 }
 
+/// Independent accumulators of [`word_dot_rate`]: six vectors and the multiplier are 14 of
+/// AVX2's 16 `ymm` (eight would spill), and six chains cover the latency of `vpdpwssd`
+/// (5 cycles at one a cycle) and of `vpmaddwd` + `vpaddd` (6 cycles, twelve `ymm` chains
+/// at two a cycle).
+const DOT_CHAINS: usize = 6;
+
 gamecount::multiversion! {
-    /// Eight chains of `steps` pairwise dot products.
+    /// Six chains of `steps` pairwise dot products.
     fn dot_chains(steps: usize, seed: i32) -> i32 => dot_chains_generic;
 }
 
+/// Each chain multiplies its own accumulator by a fixed vector, `acc <- acc + dot(acc, b)`:
+/// with both operands fixed, `vpmaddwd` would be computed once outside the loop and only
+/// the `vpaddd` timed. Every lane of every chain starts from its own value.
 #[inline(always)]
 fn dot_chains_generic<B: Dots>(steps: usize, seed: i32) -> i32 {
-    let (a, b) = (B::Pairs::splat(black_box(0x0003_0005 + seed)), B::Pairs::splat(black_box(0x0007_0002)));
-    let mut acc = [B::Pairs::zero(); 8];
+    let pairs = |chain: usize| {
+        let lanes = std::array::from_fn(|lane| lane_seed(seed as u64, chain, lane) as i32);
+        B::Pairs::load(black_box(&gamecount::simd::dots::PairRow(lanes)))
+    };
+    let b = pairs(DOT_CHAINS);
+    let mut acc: [B::Pairs; DOT_CHAINS] = std::array::from_fn(pairs);
     for _ in 0..steps {
-        // Each accumulator is its own chain: eight hide the instruction's latency.
         for acc in acc.iter_mut() {
-            *acc = acc.dot_add(a, b);
+            *acc = acc.dot_add(*acc, b);
         }
     }
     acc.iter().fold(0i32, |s, v| s ^ v.sum_lanes())
@@ -309,7 +346,7 @@ pub fn run(out: &Path) -> Result<(), String> {
                 threads,
                 lane_mont,
                 "G/s",
-                format!("ModLanes::mul_lazy on {simd}, POW_GROUP independent vectors per thread, per lane"),
+                format!("ModLanes::mul_lazy squarings on {simd}, POW_GROUP independent vectors per thread, per lane"),
             ));
             let lane_add = lane_add_rate(&sched);
             eprintln!("16-lane modular additions, {simd}, {threads} threads: {lane_add:.2} G/s");
@@ -336,7 +373,7 @@ pub fn run(out: &Path) -> Result<(), String> {
                 threads,
                 dots,
                 "G/s",
-                format!("Pairs::dot_add on {simd}, 8 independent vectors per thread, per word product"),
+                format!("Pairs::dot_add on {simd}, {DOT_CHAINS} independent vectors per thread, per word product"),
             ));
         }
         let loads = l1_load_rate(&sched);
