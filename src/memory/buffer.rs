@@ -40,6 +40,29 @@ impl AlignedBuffer {
     }
 }
 
+/// Maps every whole page of `data` in one system call (`MADV_POPULATE_WRITE`, Linux 5.14
+/// and later), for a fresh zeroed allocation the kernel will write all of: one call
+/// instead of one page fault per 4 KiB page on first touch. The contents stay zero;
+/// without the call (older kernels, other systems) the pages fault in as before.
+pub fn populate<T: Copy>(data: &mut [T]) {
+    const PAGE: usize = 4096;
+    const MADV_POPULATE_WRITE: libc::c_int = 23;
+    #[cfg(target_os = "linux")]
+    {
+        let start = data.as_ptr().addr();
+        let begin = start.next_multiple_of(PAGE);
+        let end = (start + std::mem::size_of_val(data)) / PAGE * PAGE;
+        if end > begin {
+            // SAFETY: [begin, end) lies inside `data`, which we borrow mutably; populating
+            // maps the pages without changing what they hold, and a failure (an older
+            // kernel) changes nothing.
+            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, MADV_POPULATE_WRITE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (data, PAGE, MADV_POPULATE_WRITE);
+}
+
 /// Asks Linux to back `data` with 2 MiB pages where it can (transparent huge pages in
 /// `madvise` mode, as on this machine), before anything touches it.
 ///
@@ -69,6 +92,27 @@ fn advise_huge_pages(data: &mut [u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn populated_memory_keeps_its_contents() {
+        // Fresh zeroed buffers of many sizes and offsets (less than a page, pages cut at
+        // both ends, many pages): still zero after populating, and writable everywhere.
+        for len in [0usize, 1, 511, 512, 513, 4096, 100_000] {
+            let mut words = vec![0u64; len + 1];
+            for range in [0..len, 1..len + 1] {
+                populate(&mut words[range.clone()]);
+                assert!(words[range].iter().all(|&w| w == 0), "{len}");
+            }
+            words.iter_mut().enumerate().for_each(|(i, w)| *w = i as u64);
+            populate(&mut words);
+            assert!(words.iter().enumerate().all(|(i, &w)| w == i as u64), "{len}");
+        }
+        // The spare capacity of a vector, as the series kernels' scratch rows use it.
+        let mut rows: Vec<[u32; 16]> = Vec::with_capacity(3000);
+        populate(rows.spare_capacity_mut());
+        rows.resize(3000, [7; 16]);
+        assert!(rows.iter().all(|r| r == &[7; 16]));
+    }
 
     #[test]
     fn aligned_buffers_are_aligned_and_zero() {

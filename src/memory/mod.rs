@@ -4,7 +4,7 @@
 
 mod buffer;
 
-pub use buffer::AlignedBuffer;
+pub use buffer::{AlignedBuffer, populate};
 
 use crate::games::{InputError, ProblemId};
 

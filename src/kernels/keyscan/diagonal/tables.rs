@@ -100,7 +100,10 @@ impl LineTables {
     pub fn new(limit: u32, simd: Simd) -> Self {
         let row_words = Self::row_words_for(limit);
         let table_words = (limit as usize + 1) * 2 * row_words;
-        let words = vec![0u64; Self::buffer_words(limit)];
+        let mut words = vec![0u64; Self::buffer_words(limit)];
+        // The scan writes every page: mapping them in one call instead of one fault per
+        // page saved 5% of a fresh L = 1000 on AVX2 (3.04 -> 2.90 ms, 9 alternated runs).
+        crate::memory::populate(&mut words);
         // Skip to a line boundary, then one zero line: pile group 0 starts there.
         let align = words.as_ptr().align_offset(LINE_WORDS * 8);
         assert!(align < LINE_WORDS, "a u64 buffer can always be aligned to a line");
