@@ -14,6 +14,7 @@
 #   NO_ROOFLINE=1 scripts/backends.sh   # the times only
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 cargo build --release --quiet --bins
 bin=target/release/gamecount
 rounds=${ROUNDS:-11}
@@ -27,7 +28,7 @@ mkdir -p "$(dirname "$out")"
 
 levels=$($bin kernels | sed -n 's/^simd: .*(this CPU runs: \(.*\))$/\1/p' | tr -d ',')
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $family model $model ($(lscpu | grep -o 'avx512[a-z_0-9]*\|avx2' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=$(short_commit)
 
 instances=(
   "kayles --pins 1000"
@@ -36,7 +37,6 @@ instances=(
   "coins --stacks 9898"
 )
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "instance,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$out"
 for instance in "${instances[@]}"; do

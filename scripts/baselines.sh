@@ -11,6 +11,7 @@
 #   REPEATS=9 SIMD=avx2 scripts/baselines.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 if ! command -v g++ >/dev/null 2>&1; then
     echo "error: g++ is missing: install build-essential (Debian) to time the C++ baselines" >&2
@@ -47,7 +48,6 @@ run_ours() {
     echo "$(echo "$end - $start" | bc -l) $(sed -n 's/.*"answer":\([0-9]*\).*/\1/p' <<<"$line") $(sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p' <<<"$line")"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) vCPUs"
 echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit,simd,gamecount_compute_median_s,compute_speedup" > "$out"

@@ -10,6 +10,7 @@
 #   ROUNDS=5 THREADS=1 scripts/grundy-scaling.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 cargo build --release --quiet --bin gamecount
 bin=target/release/gamecount
 rounds=${ROUNDS:-3}
@@ -17,11 +18,10 @@ threads=${THREADS:-2}
 games=${GAMES:-"0.354 grundy"}
 out=${OUT:-results/grundy-scaling.csv}
 mkdir -p "$(dirname "$out")"
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cpu="$(cpu_name)"
+commit=$(short_commit)
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # The largest log2 N each variant is timed at.
 largest() { case $1 in naive) echo 14 ;; bitset) echo 16 ;; *) echo 20 ;; esac; }
 

@@ -9,6 +9,7 @@
 #   ROUNDS=11 scripts/grundy.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 cargo build --release --quiet --bin gamecount
 bin=target/release/gamecount
 rounds=${ROUNDS:-7}
@@ -16,8 +17,8 @@ long_rounds=${LONG_ROUNDS:-3}
 threads=${THREADS:-2}
 out=${OUT:-results/grundy.csv}
 mkdir -p "$(dirname "$out")"
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cpu="$(cpu_name)"
+commit=$(short_commit)
 
 # game|arguments|kernels (empty: the default)|long
 rows=(

@@ -13,17 +13,17 @@
 set -euo pipefail
 analyze=${1:?usage: scripts/octal-baseline.sh PATH_TO_ANALYZE}
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 cargo build --release --quiet --bin gamecount
 bin=target/release/gamecount
 rounds=${ROUNDS:-3}
 heaps=${HEAPS:-1000000}
 games=${GAMES:-"0.354 0.16 grundy"}
 out=${OUT:-results/octal-baseline.csv}
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cpu="$(cpu_name)"
+commit=$(short_commit)
 
 wall() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
 for game in $games; do

@@ -13,6 +13,7 @@ set -euo pipefail
 rev=${1:?usage: scripts/versus.sh REV [extra solve arguments for this checkout]}
 shift
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 rounds=${ROUNDS:-11}
 threads=${THREADS:-2}
 out=${OUT:-results/versus.csv}
@@ -25,10 +26,9 @@ git worktree add --detach --quiet "$scratch/tree" "$rev"
 (cd "$scratch/tree" && cargo build --release --quiet --bin gamecount)
 theirs=$scratch/tree/target/release/gamecount
 
-cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+cpu="$(cpu_name)"
 commit=$(git rev-parse --short HEAD)
 base=$(git rev-parse --short "$rev")
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 seconds() { sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p'; }
 
 instances=(
