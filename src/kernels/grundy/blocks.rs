@@ -206,7 +206,9 @@ fn mark_lags_generic<B: Dots>(g: &[u16], lags: &[Lag], n0: usize, words: usize, 
     }
 }
 
-/// [`mark_lags_words`] for `words < W` words: marked as `W`, the last ones zero.
+/// [`mark_lags_words`] for `words < W` words: marked as `W` in a buffer of their own (the
+/// last words stay zero: the values are below `64 * words`), then or-ed in. Only for
+/// widths that are not powers of two, which the option sets of the kernels never have.
 #[inline(always)]
 fn mark_lags_padded<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
     if words == W {
@@ -215,7 +217,7 @@ fn mark_lags_padded<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize,
     let mut padded = vec![0u64; marks.len() / words * W];
     mark_lags_words::<B, W>(g, lags, n0, &mut padded);
     for (m, p) in marks.chunks_mut(words).zip(padded.chunks(W)) {
-        m.copy_from_slice(&p[..words]);
+        m.iter_mut().zip(p).for_each(|(m, &p)| *m |= p);
     }
 }
 
@@ -282,9 +284,11 @@ mod tests {
                             value: rng.below(1 << bits) as u16,
                         })
                         .collect();
-                    let mut marks = vec![0u64; 16 * words];
+                    // Marks already set stay set: every width or-s into them.
+                    let before: Vec<u64> = (0..16 * words).map(|_| rng.next_u64() & rng.next_u64()).collect();
+                    let mut marks = before.clone();
                     mark_lags(simd, &g, &lags, n0, words, &mut marks);
-                    let mut expected = vec![0u64; 16 * words];
+                    let mut expected = before;
                     for (k, out) in expected.chunks_mut(words).enumerate() {
                         for lag in lags.iter().filter(|l| l.lag as usize >= (k / 8 + 1) * 8) {
                             let v = (g[n0 + k - lag.lag as usize] ^ lag.value) as usize;
