@@ -186,7 +186,7 @@ impl Tiling {
     }
 
     /// This tiling with regions made smaller, never below a block, until a transform of
-    /// `2^log_len` values has [`REGIONS_PER_WORKER`] regions for each of `workers`: the
+    /// `2^log_len` values has two regions (`REGIONS_PER_WORKER`) for each of `workers`: the
     /// local pass (and a power sum fused into it) runs one job per region, so fewer
     /// regions than workers would leave workers idle.
     pub fn for_workers(&self, log_len: u32, workers: usize) -> Tiling {
