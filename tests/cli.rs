@@ -871,3 +871,70 @@ fn bad_octal_input_gets_one_line_and_exit_code_two() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The levels `gamecount kernels` says this CPU runs, e.g. `["portable", "avx2"]`.
+fn detected_levels() -> Vec<String> {
+    let kernels = stdout(&gamecount(&["kernels"]));
+    let line = kernels.lines().find(|l| l.starts_with("simd: ")).expect("a simd line");
+    let list = line.split("(this CPU runs: ").nth(1).expect("the detected levels").trim_end_matches(')');
+    list.split(", ").map(str::to_string).collect()
+}
+
+#[test]
+fn every_problem_answers_the_same_on_every_level_the_cpu_runs() {
+    let levels = detected_levels();
+    assert!(levels.iter().any(|l| l == "portable"), "{levels:?}");
+    let requests: [&[&str]; 5] = [
+        &["solve", "kayles", "--pins", "300"],
+        &["solve", "stones", "--limit", "120"],
+        // 2^22 values: the transform's stream pass runs too, not only its local pass.
+        &["solve", "cards", "--cards", "3000000", "--suits", "1000"],
+        &["solve", "coins", "--stacks", "300"],
+        // Past the bitset prefix: the blocks of lag marks run on the backend.
+        &["grundy", "0.16", "--heaps", "20000"],
+    ];
+    for request in requests {
+        let answer = |level: &str| {
+            let mut args = request.to_vec();
+            args.extend(["--simd", level, "--json"]);
+            let out = gamecount(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            let json = stdout(&out);
+            // The backend that ran is the one asked for, not what the build targeted.
+            assert!(json.contains(&format!("\"simd\":\"{level}\"")), "{args:?}: {json}");
+            // Everything but the timing and the backend is the same.
+            json.split(',')
+                .filter(|f| !f.contains("\"seconds\"") && !f.contains("\"simd\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let portable = answer("portable");
+        for level in &levels {
+            assert_eq!(answer(level), portable, "{request:?} on {level}");
+        }
+    }
+}
+
+#[test]
+fn a_level_the_cpu_lacks_is_refused_in_one_line() {
+    let levels = detected_levels();
+    let missing = ["neon", "avx512", "avx2-vnni", "avx2"].into_iter().find(|l| !levels.iter().any(|d| d == l));
+    // Every x86 CPU lacks neon and every aarch64 CPU the x86 levels, so one is missing.
+    let missing = missing.expect("some level is missing on any CPU");
+    for (args, env) in [
+        (vec!["solve", "kayles", "--pins", "20", "--simd", missing], None),
+        (vec!["solve", "kayles", "--pins", "20"], Some(missing)),
+    ] {
+        let mut command = binary();
+        command.args(&args);
+        if let Some(level) = env {
+            command.env("GAMECOUNT_SIMD", level);
+        }
+        let out = command.output().expect("the binary runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("cannot run SIMD level {missing}")), "{err}");
+        assert!(stdout(&out).is_empty());
+    }
+}
