@@ -127,6 +127,10 @@ pub trait PairVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output =
 /// The lanes of one register of a [`PairVec`], with the operations of the blocked loops
 /// (the same meaning as [`PairVec`]'s, on fewer lanes).
 pub trait PairPart: Copy {
+    /// Whether [`PairPart::swapped_between`] is one word blend, cheaper than
+    /// [`PairPart::between`] (AVX2's `vpblendw` against two shifts and a blend); where it
+    /// is not, it is `between` and a swap.
+    const WORD_BLEND: bool = false;
     /// All lanes zero.
     fn zero() -> Self;
     /// `self + a.lo·b.lo + a.hi·b.hi` in every lane, wrapping.
@@ -135,6 +139,12 @@ pub trait PairPart: Copy {
     fn swap_words(self) -> Self;
     /// The lanes `(high word of a, low word of b)`.
     fn between(a: Self, b: Self) -> Self;
+    /// [`PairPart::between`] with its words exchanged: `(low word of b, high word of a)`,
+    /// one word blend where the backend has one ([`PairPart::WORD_BLEND`]).
+    #[inline(always)]
+    fn swapped_between(a: Self, b: Self) -> Self {
+        Self::between(a, b).swap_words()
+    }
     /// Word-wise wrapping sum.
     fn add_words(self, other: Self) -> Self;
 }
@@ -264,6 +274,7 @@ mod tests {
             by_parts(&|p| PairPart::between(va.part(p), vb.part(p))),
             by_parts(&|p| va.part(p).add_words(vb.part(p))),
             by_parts(&|_| <<B::Pairs as PairVec>::Part as PairPart>::zero()),
+            by_parts(&|p| PairPart::swapped_between(va.part(p), vb.part(p))),
         ];
         // Each part operation is the whole one on its lanes.
         for (part, whole) in [
@@ -274,6 +285,7 @@ mod tests {
             (parts[4], B::Pairs::between(va, vb)),
             (parts[5], va.add_words(vb)),
             (parts[6], B::Pairs::zero()),
+            (parts[7], B::Pairs::between(va, vb).swap_words()),
         ] {
             assert_eq!(part.to_array(), whole.to_array(), "{}", B::LEVEL);
         }

@@ -239,6 +239,7 @@ impl<const VNNI: bool> PairVec for Pairs<VNNI> {
 pub struct Ymm<const VNNI: bool>(__m256i);
 
 impl<const VNNI: bool> PairPart for Ymm<VNNI> {
+    const WORD_BLEND: bool = true;
     #[inline(always)]
     fn zero() -> Self {
         Self(unsafe { _mm256_setzero_si256() })
@@ -262,6 +263,11 @@ impl<const VNNI: bool> PairPart for Ymm<VNNI> {
     #[inline(always)]
     fn between(a: Self, b: Self) -> Self {
         Self(unsafe { _mm256_or_si256(_mm256_srli_epi32::<16>(a.0), _mm256_slli_epi32::<16>(b.0)) })
+    }
+    #[inline(always)]
+    fn swapped_between(a: Self, b: Self) -> Self {
+        // The even words (each lane's low word) from b, the odd ones from a: one vpblendw.
+        Self(unsafe { _mm256_blend_epi16::<0b0101_0101>(a.0, b.0) })
     }
     #[inline(always)]
     fn add_words(self, other: Self) -> Self {
