@@ -206,8 +206,18 @@ pub trait RingVec: Copy {
     fn widen_u16(v: &[u16; RING_LANES]) -> Self;
 }
 
-/// `+`, `-`, `*` of a backend's vector type through its lane methods.
+/// `+`, `-`, `*` of a backend's vector type through its lane methods (for a type with a
+/// `const` parameter, `<const P: bool> Type<P>: ...`).
 macro_rules! lane_operators {
+    (<const $param:ident: bool> $type:ty: $($trait:ident $method:ident $lanes:ident),+) => {
+        $(impl<const $param: bool> std::ops::$trait for $type {
+            type Output = $type;
+            #[inline(always)]
+            fn $method(self, other: $type) -> $type {
+                self.$lanes(other)
+            }
+        })+
+    };
     ($type:ty: $($trait:ident $method:ident $lanes:ident),+) => {
         $(impl std::ops::$trait for $type {
             type Output = $type;

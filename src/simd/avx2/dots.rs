@@ -14,7 +14,6 @@
 //! after detecting AVX-VNNI as well.
 
 use core::arch::x86_64::*;
-use std::ops::{Add, Mul, Sub};
 
 use crate::simd::Avx2;
 use crate::simd::dots::{
@@ -64,29 +63,7 @@ impl<const VNNI: bool> Pairs<VNNI> {
     }
 }
 
-impl<const VNNI: bool> Add for Pairs<VNNI> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, other: Self) -> Self {
-        self.add_lanes(other)
-    }
-}
-
-impl<const VNNI: bool> Sub for Pairs<VNNI> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, other: Self) -> Self {
-        self.sub_lanes(other)
-    }
-}
-
-impl<const VNNI: bool> Mul for Pairs<VNNI> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, other: Self) -> Self {
-        self.mul_lanes(other)
-    }
-}
+lane_operators!(<const VNNI: bool> Pairs<VNNI>: Add add add_lanes, Sub sub sub_lanes, Mul mul mul_lanes);
 
 /// `acc + a.lo·b.lo + a.hi·b.hi` in the eight lanes of one register: `vpdpwssd` with
 /// AVX-VNNI, else `vpmaddwd` (the two exact word products of a lane summed, wrapping
