@@ -5,6 +5,7 @@
 # Project Euler instances as fresh processes, the two binaries alternated within each
 # round, and reports the median of the compute time each binary reports (`seconds`)
 # and their ratio. Extra arguments go to this checkout's binary only (`--simd avx512`).
+# GAMECOUNT_SIMD=LEVEL runs both binaries on that backend (the arguments column says so).
 # Writes results/versus.csv, every row naming the CPU and both commits.
 #
 #   scripts/versus.sh 019da5f                    # 11 rounds, 2 threads
@@ -30,6 +31,7 @@ cpu="$(cpu_name)"
 commit=$(git rev-parse --short HEAD)
 base=$(git rev-parse --short "$rev")
 seconds() { sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p'; }
+arguments="${GAMECOUNT_SIMD:+GAMECOUNT_SIMD=$GAMECOUNT_SIMD (both) }$*"
 
 instances=(
   "kayles --pins 1000"
@@ -51,6 +53,6 @@ for instance in "${instances[@]}"; do
   n=$(tr ' ' '\n' <<<"$new" | grep . | median)
   ratio=$(echo "$n / $o" | bc -l)
   printf '%-42s %s %.6f s   %s %.6f s   ratio %.2f\n' "$instance" "$base" "$o" "$commit" "$n" "$ratio"
-  echo "\"$instance\",$base,$o,$commit,\"$*\",$n,$(printf '%.3f' "$ratio"),$rounds,$threads,\"$cpu\",$(date -u +%FT%TZ)" >> "$out"
+  echo "\"$instance\",$base,$o,$commit,\"$arguments\",$n,$(printf '%.3f' "$ratio"),$rounds,$threads,\"$cpu\",$(date -u +%FT%TZ)" >> "$out"
 done
 echo "wrote $out" >&2
