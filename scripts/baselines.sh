@@ -9,6 +9,7 @@
 #
 #   scripts/baselines.sh            # needs g++ (Debian: build-essential)
 #   REPEATS=9 SIMD=avx2 scripts/baselines.sh
+#   OUT=results/baselines-intel-avx2.csv SIMD=avx2 scripts/baselines.sh   # another machine's file
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -26,7 +27,7 @@ g++ -O2 -march=native -o "$build/stones" scripts/baselines/stones.cpp
 repeats=${REPEATS:-5}
 simd=${SIMD:-auto}
 gamecount=target/release/gamecount
-out=results/baselines.csv
+out=${OUT:-results/baselines.csv}
 mkdir -p results
 
 # One run of "$@": prints its wall seconds and the first field of its stdout.
