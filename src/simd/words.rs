@@ -72,8 +72,9 @@ pub trait Window: Copy {
     /// candidate).
     fn open_lanes(self) -> u32;
 
-    /// Lane `lane mod LANES`, moved in registers (a store and reload would stall store
-    /// forwarding).
+    /// Lane `lane mod LANES`, by whichever move is cheapest on the backend: a permute
+    /// where one register holds the window (`avx512`), a store and a forwarded load
+    /// where it takes two (`avx2`).
     fn lane(self, lane: u32) -> u64;
 
     /// The first free candidate (a zero bit) in the exact lanes, lane 0 being word `w`.
