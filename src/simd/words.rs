@@ -68,6 +68,20 @@ pub trait Window: Copy {
     /// in below lane 0.
     fn funnel_up_ones(self, bits: u32) -> Self;
 
+    /// The window at word index `at` of `words`, funnelled up by `bits mod 64` with ones
+    /// below lane 0: `load_words(words, at).funnel_up_ones(bits)`. A backend may instead
+    /// load the lower neighbours from memory, one word before (see `avx2/words.rs`).
+    ///
+    /// # Safety
+    ///
+    /// As for [`Self::load_words`], and `at >= 1`: words `at - 1 .. at + LANES` lie inside
+    /// `words` (what word `at - 1` holds does not matter).
+    #[inline(always)]
+    unsafe fn load_funnel_up_ones(words: &[u64], at: usize, bits: u32) -> Self {
+        // SAFETY: the caller's guarantee covers the load.
+        unsafe { Self::load_words(words, at) }.funnel_up_ones(bits)
+    }
+
     /// Bit `i` set when exact lane `i` (`i < LANES - 1`) has a zero bit (a free
     /// candidate).
     fn open_lanes(self) -> u32;
@@ -183,6 +197,13 @@ mod tests {
                 let expect = ((lb[i] as u128) << 64 | below as u128) << s >> 64;
                 if up[i] != expect as u64 {
                     return Err(format!("funnel_up_ones by {up_bits} lane {i}"));
+                }
+            }
+            if w_at > 0 {
+                // SAFETY: words `w_at - 1 .. w_at + n` lie inside `words`; the CPU as above.
+                let loaded = unsafe { W::load_funnel_up_ones(&words, w_at, up_bits) };
+                if lanes(loaded) != up {
+                    return Err(format!("load_funnel_up_ones at word {w_at} by {up_bits}"));
                 }
             }
             let open = (0..n - 1).filter(|&i| la[i] != u64::MAX).fold(0, |m, i| m | 1 << i);

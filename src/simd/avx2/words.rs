@@ -38,6 +38,17 @@ impl<const VNNI: bool> Words for Avx2<VNNI> {
 // and each load reads bytes that its caller guarantees lie inside the slice, checked in
 // debug builds.
 
+/// The shift counts `s` and `64 - s` for `vpsrlq`/`vpsllq`, the second computed in the
+/// vector register (one `vpsubq` in place of a scalar subtraction and a second move).
+#[inline(always)]
+fn counts(s: u32) -> (__m128i, __m128i) {
+    // SAFETY: see above.
+    unsafe {
+        let s = _mm_cvtsi32_si128(s as i32);
+        (s, _mm_sub_epi64(_mm_cvtsi32_si128(64), s))
+    }
+}
+
 /// `(v >> s) | (up << (64 - s))` in each lane, `s < 64`.
 ///
 /// The uniform shifts with the count in an `xmm` register (`vpsrlq`, `vpsllq`), which
@@ -48,7 +59,7 @@ impl<const VNNI: bool> Words for Avx2<VNNI> {
 fn funnel_right(v: __m256i, up: __m256i, s: u32) -> __m256i {
     // SAFETY: see above.
     unsafe {
-        let (right, left) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        let (right, left) = counts(s);
         _mm256_or_si256(_mm256_srl_epi64(v, right), _mm256_sll_epi64(up, left))
     }
 }
@@ -58,7 +69,7 @@ fn funnel_right(v: __m256i, up: __m256i, s: u32) -> __m256i {
 fn funnel_left(v: __m256i, down: __m256i, s: u32) -> __m256i {
     // SAFETY: see above.
     unsafe {
-        let (left, right) = (_mm_cvtsi32_si128(s as i32), _mm_cvtsi32_si128(64 - s as i32));
+        let (left, right) = counts(s);
         _mm256_or_si256(_mm256_sll_epi64(v, left), _mm256_srl_epi64(down, right))
     }
 }
@@ -138,6 +149,18 @@ impl Window for Ymm2 {
         }
     }
 
+    /// The lower neighbours loaded one word before instead of moved across lanes: two
+    /// more loads and one blend (the ones below lane 0) in place of four shuffles.
+    #[inline(always)]
+    unsafe fn load_funnel_up_ones(words: &[u64], at: usize, bits: u32) -> Self {
+        // SAFETY: the caller guarantees words `at - 1 .. at + 8` (the trait's contract).
+        let (v, down) = unsafe { (Self::load_words(words, at), Self::load_words(words, at - 1)) };
+        // SAFETY: see above.
+        let down_lo = unsafe { _mm256_blend_epi32::<0b11>(down.lo, _mm256_set1_epi64x(-1)) };
+        let s = bits & 63;
+        Ymm2 { lo: funnel_left(v.lo, down_lo, s), hi: funnel_left(v.hi, down.hi, s) }
+    }
+
     #[inline(always)]
     fn open_lanes(self) -> u32 {
         !(full_lanes(self.lo) | full_lanes(self.hi) << 4) & ((1 << (Self::LANES - 1)) - 1)
@@ -197,6 +220,16 @@ impl Window for Ymm {
             _mm256_blend_epi32::<0b11>(_mm256_permute4x64_epi64::<0b10_01_00_00>(self.0), _mm256_set1_epi64x(-1))
         };
         Ymm(funnel_left(self.0, down, bits & 63))
+    }
+
+    /// As for [`Ymm2`]: the lower neighbours from a load one word before.
+    #[inline(always)]
+    unsafe fn load_funnel_up_ones(words: &[u64], at: usize, bits: u32) -> Self {
+        // SAFETY: the caller guarantees words `at - 1 .. at + 4` (the trait's contract).
+        let (v, down) = unsafe { (Self::load_words(words, at), Self::load_words(words, at - 1)) };
+        // SAFETY: see above.
+        let down = unsafe { _mm256_blend_epi32::<0b11>(down.0, _mm256_set1_epi64x(-1)) };
+        Ymm(funnel_left(v.0, down, bits & 63))
     }
 
     #[inline(always)]

@@ -385,11 +385,13 @@ fn window<W: Window>(g: PairGroups<'_>, rw: usize, x: u32, y: u32) -> Option<u32
     let start = 64 * w0 as isize - x as isize;
     let (k2t_y, k3_d) = (second_row_bytes::<W>(g.y, rw, start), second_row_bytes::<W>(g.d, rw, start));
     let (k1_y, k1_x, k2_d) = (load::<W>(g.y, w0), load::<W>(g.x, w0), load::<W>(g.d, w0));
-    // k2t[x] from bit -(y mod 64): the first words of the row.
-    let k2t_x = load::<W>(g.x, rw);
+
     let at_zx = W::or(k2t_y, k3_d).funnel_down(start);
-    // Ones shifted in below bit 0 of k2t[x]: the candidates z < y of the first word.
-    let at_zy = k2t_x.funnel_up_ones(y);
+    // k2t[x] from bit -(y mod 64): the first words of the row, ones shifted in below
+    // bit 0 (the candidates z < y of the first word). The word before the row is the
+    // last of the group's first row.
+    // SAFETY: as for `load`, and word `at + rw - 1` lies in the group's first row.
+    let at_zy = unsafe { W::load_funnel_up_ones(g.x.words, g.x.at + rw, y) };
     W::or3(W::or3(k1_y, k1_x, k2_d), at_zx, at_zy).first_free(w0)
 }
 
