@@ -16,7 +16,7 @@
 //! | backend | full window | tail window |
 //! |---|---|---|
 //! | portable | two `wide::u64x4` | one `wide::u64x4` |
-//! | avx2 | two `__m256i` (`vpsrlq`/`vpsllq`, `vpermq` and blends for the neighbour lanes) | one `__m256i` (`vpermq`) |
+//! | avx2 | two `__m256i` (`vpsrlq`/`vpsllq`; neighbour lanes by `vpermq` and blends, or loaded one word off) | one `__m256i` (the same) |
 //! | avx512 | one `__m512i` (`vpshrdvq`/`vpshldvq`, `valignq`) | one `__m256i` (the same, VL) |
 //! | neon | the portable types (see `neon/words.rs`) | the same |
 //!

@@ -4,7 +4,9 @@
 //! AVX2 has no funnel shift: each one is two shifts by a uniform count (`vpsrlq`,
 //! `vpsllq`, whose count 64 gives zero, as a shift by 0 needs) and an OR with the
 //! neighbour lanes, which come from `vpermq` within one register and from `vperm2i128` +
-//! `vpalignr` across the two halves of the full window. The first free lane is
+//! `vpalignr` across the two halves of the full window, or, where the row is in memory
+//! and a word before it may be read (`load_funnel_up_ones`), from a second load one word
+//! off, which leaves the shuffle port to the other funnels. The first free lane is
 //! `vpcmpeqq` against all ones, `vmovmskpd` and a trailing-zero count. A lane is read
 //! back through a store of the window and one scalar load, which the store forwards:
 //! three instructions, against eight for moving it to the bottom with `vpermd` (building
