@@ -803,8 +803,9 @@ fn timing<'a>(timings: &'a [Timing], problem: &str, size: u64, kernel: &str, thr
 
 /// The bound models, for the kernels and sizes measured in the ladder.
 pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
-    const MODELLED: [(&str, u64, &str, &[usize]); 8] = [
+    const MODELLED: [(&str, u64, &str, &[usize]); 9] = [
         ("cards", 10_000_000, "fused", &[1, 2]),
+        ("cards", 10_000_000, "folded", &[1, 2]),
         ("coins", 9898, "dp-simd", &[1]),
         ("coins", 9898, "closed-form", &[1]),
         ("kayles", 1000, "catalan", &[1]),
@@ -855,6 +856,24 @@ fn instance_bound(
                 wht + pow,
                 format!(
                     "2 in-place passes over 64 MiB at the DRAM read+write rate, plus {products_per_value} Montgomery products per value at the 16-lane rate"
+                ),
+            ))
+        }
+        // cards on the folded layout (2^23 + 2^21 values): two read+write passes over the
+        // lower half and one over the short part for the transforms, one read of both for
+        // the power sum, and the same products for all 2^24 values.
+        ("cards", "folded") => {
+            let fold = gamecount::games::cards::folded::Fold::for_cards(10_000_000)?;
+            let (half, short) = (fold.half as f64, fold.short as f64);
+            let exponent: u64 = 10_000_000;
+            let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
+            let bytes = 8.0 * (2.0 * half + short) + 4.0 * (half + short);
+            let wht = limit("DRAM in-place", threads).map(|bw| bytes / bw)?;
+            let pow = limit("modmul u32x16", threads).map(|rate| products_per_value * 2.0 * half / rate)?;
+            Some((
+                wht + pow,
+                format!(
+                    "two in-place passes over the 32 MiB lower half and one over the 8 MiB short part at the DRAM read+write rate, one read of both, plus {products_per_value} Montgomery products for each of 2^24 values at the 16-lane rate"
                 ),
             ))
         }

@@ -16,6 +16,7 @@
 //! the power sum, so the transformed array is never written back nor read again.
 
 pub mod brute;
+pub mod folded;
 
 use crate::arith::{FactorialTable, LANES, Montgomery32, inv_mod, is_prime};
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
@@ -28,6 +29,7 @@ use crate::kernels::wht::{Tiling, WhtVariant, wht_tiled_then};
 use crate::memory;
 use crate::memory::AlignedBuffer;
 use crate::sched::Scheduler;
+use folded::{Fold, losing_sets_folded};
 
 /// The most cards per suit: the transform length `L` is at most 2^30 (4 GiB of `u32`).
 pub const MAX_CARDS: u64 = 1 << 30;
@@ -99,14 +101,18 @@ variant_enum! {
         Parallel => "parallel",
         /// `parallel`, with the transform's last pass feeding the power sum directly.
         Fused => "fused",
+        /// `parallel` on the folded layout: the short upper part of the frequencies
+        /// transformed on its own, the array `L/2 + h` values long (`folded.rs`).
+        Folded => "folded",
     }
 }
 
 impl CardsKernel {
-    /// The fastest kernel that applies to `params` (every kernel applies to every valid
-    /// request).
-    pub fn default_for(_params: &CardsParams) -> Self {
-        CardsKernel::Fused
+    /// The fastest kernel that applies to `params`: `folded` wherever its layout exists
+    /// (transform length 64 and up), else `fused`. Every kernel accepts every valid
+    /// request; `folded` runs the `parallel` stages where it has no layout.
+    pub fn default_for(params: &CardsParams) -> Self {
+        if Fold::for_cards(params.cards).is_some() { CardsKernel::Folded } else { CardsKernel::Fused }
     }
 
     /// Parses `--kernel` (default: [`Self::default_for`]).
@@ -120,7 +126,7 @@ impl CardsKernel {
             CardsKernel::Scalar => (NimberFreqVariant::Linear, WhtVariant::Scalar, PowsumVariant::Scalar),
             CardsKernel::Simd => (NimberFreqVariant::Lanes, WhtVariant::Simd, PowsumVariant::Simd),
             CardsKernel::Tiled => (NimberFreqVariant::Lanes, WhtVariant::Tiled, PowsumVariant::Simd),
-            CardsKernel::Parallel | CardsKernel::Fused => {
+            CardsKernel::Parallel | CardsKernel::Fused | CardsKernel::Folded => {
                 (NimberFreqVariant::Parallel, WhtVariant::Parallel, PowsumVariant::Parallel)
             }
         }
@@ -132,7 +138,7 @@ impl CardsKernel {
     /// thread (a frequency chunk's tables, a 32 KiB transform scratch), is left to the
     /// allocator headroom of [`memory::ensure_fits`].
     pub fn memory_bytes(self, params: &CardsParams) -> u64 {
-        let array = AlignedBuffer::bytes_for(params.transform_len());
+        let array = AlignedBuffer::bytes_for(self.array_len(params));
         match self.stages().0 {
             NimberFreqVariant::Linear => array + FactorialTable::bytes_for(params.cards),
             NimberFreqVariant::Lanes | NimberFreqVariant::Parallel => {
@@ -142,9 +148,21 @@ impl CardsKernel {
     }
 }
 
+impl CardsKernel {
+    /// The folded layout this kernel runs `params` on, if any.
+    pub fn fold(self, params: &CardsParams) -> Option<Fold> {
+        if self == CardsKernel::Folded { Fold::for_cards(params.cards) } else { None }
+    }
+
+    /// Values of the transform array: `L`, or `L/2 + h` on the folded layout.
+    pub fn array_len(self, params: &CardsParams) -> u64 {
+        self.fold(params).map_or(params.transform_len(), |fold| fold.len() as u64)
+    }
+}
+
 /// Refuses what would not fit in memory, before any work.
 pub fn preflight(params: &CardsParams, kernel: CardsKernel) -> Result<(), InputError> {
-    let what = format!("the transform array of 2^{} values and its tables", params.transform_len().trailing_zeros());
+    let what = format!("the transform array of {} values and its tables", kernel.array_len(params));
     memory::ensure_fits(ProblemId::Cards, &what, kernel.memory_bytes(params))
 }
 
@@ -166,6 +184,9 @@ pub fn solve(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler) -> Re
 
 /// `C(n, s) mod p` through the three stages.
 pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler) -> u64 {
+    if let Some(fold) = kernel.fold(params) {
+        return losing_sets_folded(params, fold, sched);
+    }
     let (freq, wht, powsum) = kernel.stages();
     let p = params.modulus as u32;
     let len = params.transform_len();
@@ -343,6 +364,11 @@ mod tests {
         assert!(CardsKernel::Scalar.memory_bytes(&largest) > array + 8 * MAX_CARDS);
         let err = memory::ensure_fits_in(ProblemId::Cards, "x", fused, Some(2 << 30)).unwrap_err();
         assert!(err.to_string().contains("4.0"), "{err}");
+        // The folded layout of the instance: 2^23 + 2^21 values, 40 MiB, not 64.
+        let instance = CardsParams::instance();
+        let folded = CardsKernel::Folded.memory_bytes(&instance);
+        assert!(folded > 40 << 20 && folded < 41 << 20, "{folded}");
+        assert!(CardsKernel::Fused.memory_bytes(&instance) > 64 << 20);
     }
 
     #[test]
@@ -356,6 +382,34 @@ mod tests {
                 assert_eq!(losing_sets(&params, kernel, &sched), expected, "{kernel} n={n} s={s} p={p}");
             }
         }
+    }
+
+    #[test]
+    fn folded_agrees_on_the_edges_of_its_layout() {
+        // One value above L/2 (h is one vector), L/2 + 2^k (h fits within a power-sum
+        // job, so a job wraps around H), n = L (h = L/2), and jobs shorter than h.
+        let sizes = [33, 64, 65, 100, 1 << 10, (1 << 16) + 1, (1 << 17) - 1, (1 << 17) + 100, (1 << 17) + (1 << 15)];
+        for simd in crate::simd::Simd::available() {
+            let sched = Scheduler::new(Some(2)).unwrap().with_simd(simd);
+            for n in sizes {
+                assert!(Fold::for_cards(n).is_some(), "{n}");
+                for (s, p) in [(1, CardsParams::DEFAULT_MODULUS), (12_345, (1 << 31) - 1), (10_000_000, 1_000_003)] {
+                    let params = CardsParams::new(n, s, p).unwrap();
+                    let expected = losing_sets(&params, CardsKernel::Parallel, &sched);
+                    let got = losing_sets(&params, CardsKernel::Folded, &sched);
+                    assert_eq!(got, expected, "{simd}: n={n} s={s} p={p}");
+                }
+            }
+        }
+        let sched = Scheduler::new(Some(2)).unwrap();
+        // Where the layout does not exist the kernel still answers, by the plain layout.
+        let params = CardsParams::new(20, 3, CardsParams::DEFAULT_MODULUS).unwrap();
+        assert_eq!(CardsKernel::default_for(&params), CardsKernel::Fused);
+        assert_eq!(
+            losing_sets(&params, CardsKernel::Folded, &sched),
+            losing_sets(&params, CardsKernel::Scalar, &sched)
+        );
+        assert_eq!(CardsKernel::default_for(&CardsParams::instance()), CardsKernel::Folded);
     }
 
     #[test]
