@@ -19,7 +19,7 @@ impl AlignedBuffer {
     /// `len` zeros.
     pub fn zeroed(len: usize) -> Self {
         let mut storage = vec![0u32; len + LANES - 1];
-        advise_huge_pages(&mut storage);
+        back_with_huge_pages(&mut storage);
         let start = storage.as_ptr().addr().wrapping_neg() % 64 / 4;
         Self { storage, start, len }
     }
@@ -64,30 +64,64 @@ pub fn populate<T: Copy>(data: &mut [T]) {
 }
 
 /// Asks Linux to back `data` with 2 MiB pages where it can (transparent huge pages in
-/// `madvise` mode, as on this machine), before anything touches it.
+/// `madvise` mode, as on this machine), before anything touches it, and maps them one by
+/// one until one proves dear; the rest of `data` then gets 4 KiB pages.
 ///
-/// Why: a fresh zeroed allocation is mapped lazily, one page fault per page on first
-/// touch. For the 64 MiB transform buffer that is 16384 faults with 4 KiB pages, against
-/// 32 with 2 MiB pages; on a virtual machine a fault is dear (`gamecount-lab roofline`,
-/// the rows "first write to a fresh page": about 1.3 µs per 4 KiB page, 0.2 ms per 2 MiB
-/// page, so 21 ms against 7 ms for the buffer). Only whole
-/// 2 MiB-aligned pages inside the range are affected; failure is harmless.
-fn advise_huge_pages(data: &mut [u32]) {
+/// Why 2 MiB pages: a fresh zeroed allocation is mapped lazily, one page fault per page on
+/// first touch. For a 40 MiB transform buffer that is 10 240 faults with 4 KiB pages,
+/// against 20 with 2 MiB pages; on a virtual machine a fault is dear (`gamecount-lab
+/// roofline`, the rows "first write to a fresh page": about 1.3 µs per 4 KiB page, 0.2 ms
+/// per 2 MiB page).
+///
+/// Why each huge page is mapped here, in turn and timed: a virtual machine that hands
+/// free memory back to its host (free page reporting returns whole free 2 MiB blocks
+/// after about two seconds) must have such a block backed afresh by its host when a huge
+/// page lands on it: 5–7 ms a page on the Intel Xeon VM, 85 ms for 40 MiB, against
+/// 7–11 ms with 4 KiB pages, which come from the small free blocks the host never took
+/// back (docs/design/cards.md, "Fresh memory"). Which blocks the host took back cannot be
+/// known in advance: the first slow page ([`SLOW_HUGE_PAGE`]) sends the rest of the range
+/// back to 4 KiB pages. Only whole 2 MiB-aligned pages inside the range are affected;
+/// failure is harmless.
+fn back_with_huge_pages(data: &mut [u32]) {
     const HUGE_PAGE: usize = 2 << 20;
     #[cfg(target_os = "linux")]
     if data.len() * 4 >= 2 * HUGE_PAGE {
-        let begin = data.as_ptr().addr().next_multiple_of(HUGE_PAGE);
-        let end = (data.as_ptr().addr() + data.len() * 4) / HUGE_PAGE * HUGE_PAGE;
+        let start = data.as_ptr().addr();
+        let begin = start.next_multiple_of(HUGE_PAGE);
+        let end = (start + data.len() * 4) / HUGE_PAGE * HUGE_PAGE;
         if end > begin {
             // SAFETY: [begin, end) lies inside `data`, which we own mutably and which nothing
             // has read or written yet; MADV_HUGEPAGE changes only how the kernel backs the
             // range, never its contents, and a failure (e.g. THP disabled) changes nothing.
             unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
+            // Each huge page in turn, until one is slow: from there on 4 KiB pages.
+            let mut page = begin;
+            while page < end {
+                let clock = std::time::Instant::now();
+                // SAFETY: the element at `page` lies inside `data` (begin <= page < end <= its
+                // end, all multiples of 4 bytes from its start); writing the zero it holds
+                // maps its page without changing the contents. Volatile, so the store of a
+                // value the allocation already holds is not dropped.
+                unsafe { std::ptr::write_volatile(&mut data[(page - start) / 4], 0) };
+                let took = clock.elapsed();
+                page += HUGE_PAGE;
+                if took > SLOW_HUGE_PAGE {
+                    if page < end {
+                        // SAFETY: as for MADV_HUGEPAGE above, on the untouched rest of the range.
+                        unsafe { libc::madvise(page as *mut libc::c_void, end - page, libc::MADV_NOHUGEPAGE) };
+                    }
+                    break;
+                }
+            }
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (data, HUGE_PAGE);
 }
+
+/// A 2 MiB page slower than this to map was backed afresh by the host: four times a page
+/// the guest had kept (0.2–0.26 ms), a fifth of one the host must back (5–7 ms).
+const SLOW_HUGE_PAGE: std::time::Duration = std::time::Duration::from_millis(1);
 
 #[cfg(test)]
 mod tests {
@@ -116,7 +150,8 @@ mod tests {
 
     #[test]
     fn aligned_buffers_are_aligned_and_zero() {
-        for len in [0, 1, 15, 16, 17, 1000, 1 << 20] {
+        // The last two span whole 2 MiB pages, which are mapped one by one when made.
+        for len in [0, 1, 15, 16, 17, 1000, 1 << 20, 3 << 20 | 5] {
             let mut buffer = AlignedBuffer::zeroed(len);
             assert_eq!(buffer.as_slice().len(), len);
             assert!(buffer.as_mut_slice().as_ptr().addr().is_multiple_of(64));
