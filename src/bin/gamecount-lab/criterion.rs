@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 /// The variant each group's speed-ups are measured against: the family's plain variant,
 /// which is its reference where that is fast enough to time at every size.
-pub const REFERENCES: [(&str, &str); 13] = [
+pub const REFERENCES: [(&str, &str); 14] = [
+    ("cards", "parallel"),
     ("wht", "scalar"),
     ("powsum", "montgomery"),
     ("nimber_freq", "linear"),
