@@ -1,6 +1,7 @@
 //! Buffers for the large arrays of the kernels: aligned to a cache line, zeroed lazily,
 //! and backed by huge pages where the system allows.
 
+use crate::sched::Scheduler;
 use crate::simd::mont::LANES;
 
 /// A zeroed buffer of `u32` whose first element sits on a 64-byte boundary (a cache line,
@@ -16,10 +17,16 @@ pub struct AlignedBuffer {
 }
 
 impl AlignedBuffer {
-    /// `len` zeros.
+    /// `len` zeros, their huge pages mapped on the calling thread.
     pub fn zeroed(len: usize) -> Self {
+        Self::zeroed_on(len, &Scheduler::sequential())
+    }
+
+    /// `len` zeros, their huge pages mapped on the scheduler's threads (each maps its own
+    /// part; see [`back_with_huge_pages`]).
+    pub fn zeroed_on(len: usize, sched: &Scheduler) -> Self {
         let mut storage = vec![0u32; len + LANES - 1];
-        back_with_huge_pages(&mut storage);
+        back_with_huge_pages(&mut storage, sched);
         let start = storage.as_ptr().addr().wrapping_neg() % 64 / 4;
         Self { storage, start, len }
     }
@@ -64,8 +71,9 @@ pub fn populate<T: Copy>(data: &mut [T]) {
 }
 
 /// Asks Linux to back `data` with 2 MiB pages where it can (transparent huge pages in
-/// `madvise` mode, as on this machine), before anything touches it, and maps them one by
-/// one until one proves dear; the rest of `data` then gets 4 KiB pages.
+/// `madvise` mode, as on this machine), before anything touches it, and maps them: each
+/// of the scheduler's threads its own part, one page after the other until one proves
+/// dear; the rest of that part then gets 4 KiB pages.
 ///
 /// Why 2 MiB pages: a fresh zeroed allocation is mapped lazily, one page fault per page on
 /// first touch. For a 40 MiB transform buffer that is 10 240 faults with 4 KiB pages,
@@ -79,10 +87,10 @@ pub fn populate<T: Copy>(data: &mut [T]) {
 /// page lands on it: 5–7 ms a page on the Intel Xeon VM, 85 ms for 40 MiB, against
 /// 7–11 ms with 4 KiB pages, which come from the small free blocks the host never took
 /// back (docs/design/cards.md, "Fresh memory"). Which blocks the host took back cannot be
-/// known in advance: the first slow page ([`SLOW_HUGE_PAGE`]) sends the rest of the range
+/// known in advance: the first slow page ([`SLOW_HUGE_PAGE`]) sends the rest of its part
 /// back to 4 KiB pages. Only whole 2 MiB-aligned pages inside the range are affected;
 /// failure is harmless.
-fn back_with_huge_pages(data: &mut [u32]) {
+fn back_with_huge_pages(data: &mut [u32], sched: &Scheduler) {
     const HUGE_PAGE: usize = 2 << 20;
     #[cfg(target_os = "linux")]
     if data.len() * 4 >= 2 * HUGE_PAGE {
@@ -94,29 +102,40 @@ fn back_with_huge_pages(data: &mut [u32]) {
             // has read or written yet; MADV_HUGEPAGE changes only how the kernel backs the
             // range, never its contents, and a failure (e.g. THP disabled) changes nothing.
             unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
-            // Each huge page in turn, until one is slow: from there on 4 KiB pages.
-            let mut page = begin;
-            while page < end {
-                let clock = std::time::Instant::now();
-                // SAFETY: the element at `page` lies inside `data` (begin <= page < end <= its
-                // end, all multiples of 4 bytes from its start); writing the zero it holds
-                // maps its page without changing the contents. Volatile, so the store of a
-                // value the allocation already holds is not dropped.
-                unsafe { std::ptr::write_volatile(&mut data[(page - start) / 4], 0) };
-                let took = clock.elapsed();
-                page += HUGE_PAGE;
-                if took > SLOW_HUGE_PAGE {
-                    if page < end {
-                        // SAFETY: as for MADV_HUGEPAGE above, on the untouched rest of the range.
-                        unsafe { libc::madvise(page as *mut libc::c_void, end - page, libc::MADV_NOHUGEPAGE) };
-                    }
-                    break;
-                }
-            }
+            // The huge pages as whole elements of `data` (begin and end are multiples of 4
+            // bytes from its start), split into one run of pages per thread.
+            let pages = &mut data[(begin - start) / 4..(end - start) / 4];
+            let page_len = HUGE_PAGE / 4;
+            let per_thread = (pages.len() / page_len).div_ceil(sched.threads()) * page_len;
+            sched.for_each_chunk(pages, per_thread, |_, part| map_until_slow(part, page_len));
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (data, HUGE_PAGE);
+    let _ = (data, sched, HUGE_PAGE);
+}
+
+/// Maps the pages of `part` (whole pages of `page_len` elements, advised huge) one after
+/// the other; after the first slower than [`SLOW_HUGE_PAGE`], advises the rest back to
+/// 4 KiB pages and maps nothing more.
+#[cfg(target_os = "linux")]
+fn map_until_slow(part: &mut [u32], page_len: usize) {
+    for page in 0..part.len() / page_len {
+        let clock = std::time::Instant::now();
+        // Volatile, so the store of the zero the allocation already holds is not dropped;
+        // writing it maps the page without changing the contents.
+        // SAFETY: a valid, aligned `&mut u32` inside `part`.
+        unsafe { std::ptr::write_volatile(&mut part[page * page_len], 0) };
+        if clock.elapsed() > SLOW_HUGE_PAGE {
+            let rest = &mut part[(page + 1) * page_len..];
+            if !rest.is_empty() {
+                // SAFETY: `rest` is a whole number of untouched huge pages inside `part`;
+                // MADV_NOHUGEPAGE changes only how the kernel backs them, and a failure
+                // changes nothing.
+                unsafe { libc::madvise(rest.as_mut_ptr().cast(), std::mem::size_of_val(rest), libc::MADV_NOHUGEPAGE) };
+            }
+            return;
+        }
+    }
 }
 
 /// A 2 MiB page slower than this to map was backed afresh by the host: four times a page
@@ -156,6 +175,17 @@ mod tests {
             assert_eq!(buffer.as_slice().len(), len);
             assert!(buffer.as_mut_slice().as_ptr().addr().is_multiple_of(64));
             assert!(buffer.as_slice().iter().all(|&x| x == 0));
+        }
+        // Huge pages mapped by two and by three threads, parts of unequal length included.
+        for threads in [2, 3] {
+            let sched = Scheduler::new(Some(threads)).unwrap();
+            for len in [1 << 20, 3 << 20 | 5, 5 << 19] {
+                let mut buffer = AlignedBuffer::zeroed_on(len, &sched);
+                assert!(buffer.as_mut_slice().as_ptr().addr().is_multiple_of(64));
+                assert!(buffer.as_slice().len() == len && buffer.as_slice().iter().all(|&x| x == 0));
+                buffer.as_mut_slice().iter_mut().enumerate().for_each(|(i, x)| *x = i as u32);
+                assert!(buffer.as_slice().iter().enumerate().all(|(i, &x)| x == i as u32));
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ impl Fold {
 /// `C(n, s) mod p` through the folded layout, every stage on the scheduler's threads.
 pub fn losing_sets_folded(params: &CardsParams, fold: Fold, sched: &Scheduler) -> u64 {
     let p = params.modulus as u32;
-    let mut buffer = AlignedBuffer::zeroed(fold.len());
+    let mut buffer = AlignedBuffer::zeroed_on(fold.len(), sched);
     let values = buffer.as_mut_slice();
     NimberFreqVariant::Parallel.run(params.cards as usize, p, values, sched);
     // `upper` starts at L/2, a multiple of LANES, so it stays 64-byte aligned.

@@ -190,7 +190,7 @@ pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler)
     let (freq, wht, powsum) = kernel.stages();
     let p = params.modulus as u32;
     let len = params.transform_len();
-    let mut buffer = AlignedBuffer::zeroed(len as usize);
+    let mut buffer = AlignedBuffer::zeroed_on(len as usize, sched);
     let spectrum = buffer.as_mut_slice();
     freq.run(params.cards as usize, p, spectrum, sched);
     let sum = if kernel == CardsKernel::Fused && spectrum.len() >= LANES {
