@@ -22,8 +22,9 @@ impl AlignedBuffer {
         Self::zeroed_on(len, &Scheduler::sequential())
     }
 
-    /// `len` zeros, their huge pages mapped on the scheduler's threads (each maps its own
-    /// part; see [`back_with_huge_pages`]).
+    /// `len` zeros, their huge pages mapped on the scheduler's threads: each maps its own
+    /// part one page after the other, and gives the rest of it 4 KiB pages after the
+    /// first page that was slow to map (the host had taken its memory back).
     pub fn zeroed_on(len: usize, sched: &Scheduler) -> Self {
         let mut storage = vec![0u32; len + LANES - 1];
         back_with_huge_pages(&mut storage, sched);
