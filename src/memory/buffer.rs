@@ -108,29 +108,32 @@ fn back_with_huge_pages(data: &mut [u32], sched: &Scheduler) {
             let pages = &mut data[(begin - start) / 4..(end - start) / 4];
             let page_len = HUGE_PAGE / 4;
             let per_thread = (pages.len() / page_len).div_ceil(sched.threads()) * page_len;
-            sched.for_each_chunk(pages, per_thread, |_, part| map_until_slow(part, page_len));
+            sched.for_each_chunk(pages, per_thread, |_, part| map_until_slow(part, page_len, SLOW_HUGE_PAGE));
         }
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (data, sched, HUGE_PAGE);
 }
 
-/// Maps the pages of `part` (whole pages of `page_len` elements, advised huge) one after
-/// the other; after the first slower than [`SLOW_HUGE_PAGE`], advises the rest back to
-/// 4 KiB pages and maps nothing more.
+/// Maps the whole pages of `page_len` elements at the start of `part` (which starts on a
+/// page, advised huge) one after the other; after the first slower than `slow`
+/// ([`SLOW_HUGE_PAGE`]), advises the rest of those pages back to 4 KiB pages and maps
+/// nothing more.
 #[cfg(target_os = "linux")]
-fn map_until_slow(part: &mut [u32], page_len: usize) {
-    for page in 0..part.len() / page_len {
+fn map_until_slow(part: &mut [u32], page_len: usize, slow: std::time::Duration) {
+    let pages = part.len() / page_len;
+    for page in 0..pages {
         let clock = std::time::Instant::now();
         // Volatile, so the store of the zero the allocation already holds is not dropped;
         // writing it maps the page without changing the contents.
         // SAFETY: a valid, aligned `&mut u32` inside `part`.
         unsafe { std::ptr::write_volatile(&mut part[page * page_len], 0) };
-        if clock.elapsed() > SLOW_HUGE_PAGE {
-            let rest = &mut part[(page + 1) * page_len..];
+        if clock.elapsed() > slow {
+            let rest = &mut part[(page + 1) * page_len..pages * page_len];
             if !rest.is_empty() {
-                // SAFETY: `rest` is a whole number of untouched huge pages inside `part`;
-                // MADV_NOHUGEPAGE changes only how the kernel backs them, and a failure
+                // SAFETY: `rest` is a whole number of untouched pages inside `part`, which we
+                // borrow mutably; MADV_NOHUGEPAGE changes only how the kernel backs them,
+                // never their contents, and a failure (say, a start off a page boundary)
                 // changes nothing.
                 unsafe { libc::madvise(rest.as_mut_ptr().cast(), std::mem::size_of_val(rest), libc::MADV_NOHUGEPAGE) };
             }
@@ -166,6 +169,27 @@ mod tests {
         populate(rows.spare_capacity_mut());
         rows.resize(3000, [7; 16]);
         assert!(rows.iter().all(|r| r == &[7; 16]));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn mapping_pages_until_a_slow_one_keeps_the_contents() {
+        // Every page "slow" (the rest of the part goes back to 4 KiB pages after the
+        // first), and none: either way the part stays zero and writable, whole pages and
+        // a ragged tail alike.
+        const PAGE: usize = (2 << 20) / 4;
+        for slow in [std::time::Duration::ZERO, std::time::Duration::MAX] {
+            for len in [PAGE, 3 * PAGE, 3 * PAGE + 7] {
+                // A part that starts on a 2 MiB boundary, as the buffers' parts do.
+                let mut storage = vec![0u32; len + PAGE];
+                let skip = storage.as_ptr().addr().wrapping_neg() % (2 << 20) / 4;
+                let part = &mut storage[skip..skip + len];
+                map_until_slow(part, PAGE, slow);
+                assert!(part.iter().all(|&x| x == 0), "{slow:?} {len}");
+                part.iter_mut().enumerate().for_each(|(i, x)| *x = i as u32);
+                assert!(part.iter().enumerate().all(|(i, &x)| x == i as u32), "{slow:?} {len}");
+            }
+        }
     }
 
     #[test]
