@@ -843,38 +843,29 @@ fn instance_bound(
     stones: &mut Option<StonesWork>,
 ) -> Option<(f64, String)> {
     match (problem, kernel) {
-        // cards: the transform streams the 2^24-entry array twice (read + write each
-        // time), and the power sum needs 23 squarings + 7 multiplies per value for
-        // s = 10^7.
-        ("cards", "fused") => {
-            let len = (1u64 << 24) as f64;
+        // cards: the power sum needs 23 squarings + 7 multiplies for each of the 2^24
+        // values for s = 10^7. `fused` streams the 2^24-entry array through the transform
+        // twice (read + write each time); `folded` (2^23 + 2^21 values) streams the lower
+        // half twice and the short part once, then reads both for the power sum.
+        ("cards", "fused" | "folded") => {
+            let values = (1u64 << 24) as f64;
             let exponent: u64 = 10_000_000;
             let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
-            let wht = limit("DRAM in-place", threads).map(|bw| 2.0 * 8.0 * len / bw)?;
-            let pow = limit("modmul u32x16", threads).map(|rate| products_per_value * len / rate)?;
-            Some((
-                wht + pow,
-                format!(
-                    "2 in-place passes over 64 MiB at the DRAM read+write rate, plus {products_per_value} Montgomery products per value at the 16-lane rate"
-                ),
-            ))
-        }
-        // cards on the folded layout (2^23 + 2^21 values): two read+write passes over the
-        // lower half and one over the short part for the transforms, one read of both for
-        // the power sum, and the same products for all 2^24 values.
-        ("cards", "folded") => {
-            let fold = gamecount::games::cards::folded::Fold::for_cards(10_000_000)?;
-            let (half, short) = (fold.half as f64, fold.short as f64);
-            let exponent: u64 = 10_000_000;
-            let products_per_value = (63 - exponent.leading_zeros() + exponent.count_ones() - 1) as f64;
-            let bytes = 8.0 * (2.0 * half + short) + 4.0 * (half + short);
+            let (bytes, traffic) = if kernel == "fused" {
+                (2.0 * 8.0 * values, "2 in-place passes over 64 MiB at the DRAM read+write rate".to_string())
+            } else {
+                let fold = gamecount::games::cards::folded::Fold::for_cards(10_000_000)?;
+                let (half, short) = (fold.half as f64, fold.short as f64);
+                (
+                    8.0 * (2.0 * half + short) + 4.0 * (half + short),
+                    "two in-place passes over the 32 MiB lower half and one over the 8 MiB short part at the DRAM read+write rate, one read of both".to_string(),
+                )
+            };
             let wht = limit("DRAM in-place", threads).map(|bw| bytes / bw)?;
-            let pow = limit("modmul u32x16", threads).map(|rate| products_per_value * 2.0 * half / rate)?;
+            let pow = limit("modmul u32x16", threads).map(|rate| products_per_value * values / rate)?;
             Some((
                 wht + pow,
-                format!(
-                    "two in-place passes over the 32 MiB lower half and one over the 8 MiB short part at the DRAM read+write rate, one read of both, plus {products_per_value} Montgomery products for each of 2^24 values at the 16-lane rate"
-                ),
+                format!("{traffic}, plus {products_per_value} Montgomery products per value at the 16-lane rate"),
             ))
         }
         // coins: the DP updates about n^2 cells of the diamond (reach 4, half band), 4 lane

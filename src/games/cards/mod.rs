@@ -146,9 +146,7 @@ impl CardsKernel {
             }
         }
     }
-}
 
-impl CardsKernel {
     /// The folded layout this kernel runs `params` on, if any.
     pub fn fold(self, params: &CardsParams) -> Option<Fold> {
         if self == CardsKernel::Folded { Fold::for_cards(params.cards) } else { None }
