@@ -127,18 +127,21 @@ fn targets<const K: usize>(missing: &[u64]) -> [u16; K] {
 }
 
 /// Whether some pair `(lo[j], hi[CHUNK - 1 - j])` has a value among `targets`.
+///
+/// One OR-reduction of the compares, which vectorises to ORs of the lanes and a final
+/// test: a per-pair array of hits compared with zeros afterwards became a call to
+/// `memcmp` per chunk (Grundy's game to 10^5 heaps, `--simd avx2`: 2205 → 2029 M
+/// instructions, callgrind).
 #[inline(always)]
 fn chunk_matches<const K: usize>(lo: &[u16; CHUNK], hi: &[u16; CHUNK], targets: &[u16; K]) -> bool {
-    let mut hits = [0u16; CHUNK];
+    let mut any = 0u16;
     for j in 0..CHUNK {
         let v = lo[j] ^ hi[CHUNK - 1 - j];
-        let mut hit = 0;
         for &t in targets {
-            hit |= u16::from(v == t);
+            any |= u16::from(v == t);
         }
-        hits[j] = hit;
     }
-    hits != [0; CHUNK]
+    any != 0
 }
 
 /// Clears from `missing` the value of every pair `(lo[j], hi[len - 1 - j])`. With
