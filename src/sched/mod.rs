@@ -242,6 +242,23 @@ impl Scheduler {
     }
 }
 
+/// Returns once `ready()` holds: spins on it, then yields between tries, and never
+/// parks (a parked thread can take a scheduler tick, ~4 ms here, to wake). For a worker
+/// waiting on another's progress inside [`Scheduler::join`] or
+/// [`Scheduler::lockstep`]; the other must be running, or `ready` must turn true on
+/// its own.
+pub fn wait_until(mut ready: impl FnMut() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        if spins < SpinBarrier::SPINS_BEFORE_YIELD {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
 /// Pins worker `index` of `threads` to a core of its own, when the process may use at
 /// least `threads` cores; otherwise (more threads than cores) leaves placement to the
 /// operating system. Placement never changes a result, only when work runs.

@@ -18,11 +18,19 @@
 //! parallel variant. Marking the pairs of the first few hundred heaps too (rare or not,
 //! to find the rare-type values before the search) was measured and dropped: once the
 //! search matches values in vector lanes it costs less than the extra lags.
+//!
+//! On two threads, once a block has many lags ([`PIPELINE_LAGS`]) and many heaps are
+//! left, the blocks are pipelined (`pipelined`): a second thread selects the next
+//! block's lags and marks those whose partners lie before the block being computed,
+//! while the first computes it; the first never waits for the second.
 
 use super::sparse::steps::{State, sparse_value};
 use super::{Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
+use crate::simd::Simd;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
 /// that few pairs have their partner inside it (16, 32 and 64 measured within noise).
@@ -44,12 +52,14 @@ struct Lag {
 /// Extends `g` to heaps `0..=max_heap` by blocks of lag-marked pairs.
 pub fn grundy_lag_blocks(rules: &Rules, g: &mut Vec<u16>, max_heap: usize, sched: &Scheduler) -> Result<(), Overflow> {
     let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
-    grundy_lag_blocks_with(rules, g, max_heap, sched, BLOCK_HEAPS, bitset_heaps)
+    let layout =
+        Layout { block: BLOCK_HEAPS, bitset_heaps, pipeline_heaps: PIPELINE_HEAPS, pipeline_lags: PIPELINE_LAGS };
+    grundy_lag_blocks_in(rules, g, max_heap, sched, layout)
 }
 
 /// [`grundy_lag_blocks`] with blocks of `block` heaps (tests use short ones; `block` is
 /// rounded up to whole lane groups), the first `bitset_heaps` heaps by the bitset
-/// variant.
+/// variant, on one thread.
 pub fn grundy_lag_blocks_with(
     rules: &Rules,
     g: &mut Vec<u16>,
@@ -58,10 +68,36 @@ pub fn grundy_lag_blocks_with(
     block: usize,
     bitset_heaps: usize,
 ) -> Result<(), Overflow> {
-    let block = block.max(1).next_multiple_of(LANES);
+    let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, pipeline_lags: usize::MAX };
+    grundy_lag_blocks_in(rules, g, max_heap, sched, layout)
+}
+
+/// How a run of [`grundy_lag_blocks`] is cut up.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Heaps per block (rounded up to whole lane groups).
+    pub block: usize,
+    /// Heaps computed first by the bitset variant.
+    pub bitset_heaps: usize,
+    /// Heaps still to compute from which two or more threads pipeline the blocks (see
+    /// the module docs); `usize::MAX` for never.
+    pub pipeline_heaps: usize,
+    /// Lags in a block from which they do.
+    pub pipeline_lags: usize,
+}
+
+/// [`grundy_lag_blocks`] cut up by `layout`.
+pub fn grundy_lag_blocks_in(
+    rules: &Rules,
+    g: &mut Vec<u16>,
+    max_heap: usize,
+    sched: &Scheduler,
+    layout: Layout,
+) -> Result<(), Overflow> {
+    let block = layout.block.max(1).next_multiple_of(LANES);
     // The first few thousand heaps go faster by plain scans; below a few blocks the
     // lanes would carry little in any case.
-    let scans = bitset_heaps.min(max_heap);
+    let scans = layout.bitset_heaps.min(max_heap);
     if g.len() <= scans {
         grundy_bitset(sched.simd(), rules, g, scans)?;
     }
@@ -69,51 +105,296 @@ pub fn grundy_lag_blocks_with(
     if g.len() <= warm_up {
         grundy_sparse(sched.simd(), rules, g, warm_up)?;
     }
-    let mut state = State::start(sched.simd(), rules, g);
-    let mut seen = SeenBits::new(state.seen_len());
-    let mut all_lags = AllLags::default();
-    let mut lags = Vec::new();
-    let (mut short_from, mut short_to) = (Vec::new(), Vec::new());
-    let mut single = Vec::new();
-    let mut marks = Vec::new();
-    while g.len() <= max_heap {
-        let n0 = g.len();
+    let mut front = Front::start(sched.simd(), rules, g);
+    let mut marks = BlockMarks::default();
+    while front.g.len() <= max_heap {
+        front.prepare(rules, &mut marks, block);
+        front.finish(rules, &marks, block, max_heap)?;
+        let left = (max_heap + 1).saturating_sub(front.g.len());
+        if sched.threads() >= 2 && left >= layout.pipeline_heaps.max(1) && marks.lags.len() >= layout.pipeline_lags {
+            return pipelined(rules, front, max_heap, sched, block).map(|_| ());
+        }
+    }
+    Ok(())
+}
+
+/// Heaps still to compute from which two threads pipeline the blocks: below it the
+/// pool's start (a few hundred microseconds) is not repaid.
+pub const PIPELINE_HEAPS: usize = 1 << 16;
+/// Lags in a block from which two threads pipeline the blocks: with fewer, the marks
+/// the second thread makes take less time than handing them over (a block's marks, lags
+/// and state cross between the cores' caches). At N = 10^6, 2 threads, Intel Xeon
+/// (`avx512`), against one thread: Grundy's game (about 1270 lags) 1.37 → 0.98 s,
+/// 0.354 (about 260) 220 → 202 ms, 0.16 (about 50) 145 → 153 ms, 5 alternated runs.
+pub const PIPELINE_LAGS: usize = 128;
+
+/// The sequential side of a run: the table, the sparse-space state and what each heap
+/// reuses.
+struct Front<'g> {
+    g: &'g mut Vec<u16>,
+    state: State,
+    seen: SeenBits,
+    all_lags: AllLags,
+    short_from: Vec<usize>,
+    short_to: Vec<usize>,
+    simd: Simd,
+}
+
+impl<'g> Front<'g> {
+    fn start(simd: Simd, rules: &Rules, g: &'g mut Vec<u16>) -> Self {
+        let state = State::start(simd, rules, g);
+        let seen = SeenBits::new(state.seen_len());
+        Self { g, state, seen, all_lags: AllLags::default(), short_from: Vec::new(), short_to: Vec::new(), simd }
+    }
+
+    /// What the lags of a block are selected for: the mask, the number of rare heaps
+    /// (together they fix the rare heaps) and the words of the option sets.
+    fn lag_key(&self) -> LagKey {
+        (self.state.mask(), self.state.rare().len(), self.state.option_words())
+    }
+
+    /// Selects and marks the lags of the block starting at the table's end.
+    fn prepare(&mut self, rules: &Rules, marks: &mut BlockMarks, block: usize) {
+        self.all_lags.update(rules, self.g, self.state.rare(), self.state.mask());
+        marks.prepare(self.simd, rules, self.g, &self.all_lags, self.g.len(), block, self.lag_key());
+    }
+
+    /// Computes the heaps of the block starting at the table's end, whose lags `marks`
+    /// holds, all of them marked.
+    fn finish(&mut self, rules: &Rules, marks: &BlockMarks, block: usize, max_heap: usize) -> Result<(), Overflow> {
+        let n0 = self.g.len();
+        debug_assert!(marks.n0 == n0 && marks.known == n0 && marks.key == Some(self.lag_key()));
         let end = (n0 + block).min(max_heap + 1);
-        // Options of the pairs are below 2^bits: the first `words` words of a seen set.
-        let words = state.option_words();
-        all_lags.update(rules, g, state.rare(), state.mask());
-        all_lags.select(rules, n0, block, &mut lags, &mut single);
-        marks.clear();
-        marks.resize(block * words, 0);
-        mark_lags(sched.simd(), g, &lags, n0, words, &mut marks);
+        let (g, state, seen, lags) = (&mut *self.g, &mut self.state, &mut self.seen, &marks.lags[..]);
+        let words = marks.words;
         // The lags each heap marks itself (§4.5): those above its offset and below its
         // lane group's bound, found once per block instead of by two searches per heap.
-        short_from.clear();
-        short_from.extend((0..block).map(|offset| lags.partition_point(|l| l.lag as usize <= offset)));
-        short_to.clear();
-        short_to.extend((0..block / LANES).map(|group| first_lane_lag(&lags, group)));
+        self.short_from.clear();
+        self.short_from.extend((0..block).map(|offset| lags.partition_point(|l| l.lag as usize <= offset)));
+        self.short_to.clear();
+        self.short_to.extend((0..block / LANES).map(|group| first_lane_lag(lags, group, 0)));
         let mask = state.mask();
-        for (x, marked) in (n0..end).zip(marks.chunks(words)) {
+        for (x, marked) in (n0..end).zip(marks.marks.chunks(words)) {
             seen.clear(state.seen_len());
             let far_below = if state.mask() == mask {
                 for (s, &m) in seen.words.iter_mut().zip(marked) {
                     *s |= m;
                 }
-                mark_single(rules, g, &single, n0, x, &mut seen);
+                mark_single(rules, g, &marks.single, n0, x, seen);
                 let offset = x - n0;
-                mark_short_lags(g, &lags[short_from[offset]..short_to[offset / LANES]], x, &mut seen);
+                mark_short_lags(g, &lags[self.short_from[offset]..self.short_to[offset / LANES]], x, seen);
                 n0
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
                 // values are options all the same, but not all the needed ones).
                 0
             };
-            let value = store(sparse_value(rules, g, x, &state, &mut seen, far_below), x)?;
+            let value = store(sparse_value(rules, g, x, state, seen, far_below), x)?;
             g.push(value);
             state.push(g, x);
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// See [`Front::lag_key`].
+type LagKey = (u32, usize, usize);
+
+/// A block's lags, the pairs it marks heap by heap, and the marks of its lags.
+#[derive(Default)]
+struct BlockMarks {
+    /// The block's first heap.
+    n0: usize,
+    /// The state the lags were selected for (`None`: nothing prepared).
+    key: Option<LagKey>,
+    /// Words per heap in `marks`.
+    words: usize,
+    /// The lags whose partners all lie below `known` are marked.
+    known: usize,
+    lags: Vec<Lag>,
+    single: Vec<(usize, usize)>,
+    marks: Vec<u64>,
+}
+
+impl BlockMarks {
+    /// Selects the lags of the block at `n0` from `all_lags` (built for `key`), and marks
+    /// those whose partners all lie below `g.len() <= n0`: every lag long enough for its
+    /// lane group when the table reaches `n0`.
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &mut self,
+        simd: Simd,
+        rules: &Rules,
+        g: &[u16],
+        all_lags: &AllLags,
+        n0: usize,
+        block: usize,
+        key: LagKey,
+    ) {
+        let known = g.len();
+        debug_assert!(known <= n0);
+        (self.n0, self.key, self.words, self.known) = (n0, Some(key), key.2, known);
+        all_lags.select(rules, n0, block, &mut self.lags, &mut self.single);
+        self.marks.clear();
+        self.marks.resize(block * self.words, 0);
+        mark_lags(simd, g, &self.lags, n0, self.words, &mut self.marks, (n0 - known, usize::MAX));
+    }
+
+    /// Marks the lags left by [`Self::prepare`], whose partners reach `[known, n0)`,
+    /// from `g`, which holds the values below `n0`.
+    fn complete(&mut self, simd: Simd, g: &[u16]) {
+        let reach = self.n0 - self.known;
+        if reach > 0 {
+            mark_lags(simd, &g[..self.n0], &self.lags, self.n0, self.words, &mut self.marks, (0, reach));
+            self.known = self.n0;
+        }
+    }
+}
+
+/// The blocks on two threads, one block apart: while the first thread computes the
+/// heaps of a block, the second selects the lags of the next and marks those whose
+/// partners lie before the block being computed; the first then marks the few lags
+/// left (partners inside the block it just finished) and goes on. The first thread
+/// never waits: a block whose marks are not ready, or were selected for other rare heaps
+/// or another option width (a rare heap or a wider value came up meanwhile), is prepared
+/// on the first thread as on one thread, so the values are those of one thread, and a
+/// busy second core only costs the second thread's help (docs/design/octal.md).
+///
+/// Returns how many blocks used the second thread's marks.
+fn pipelined(
+    rules: &Rules,
+    mut front: Front<'_>,
+    max_heap: usize,
+    sched: &Scheduler,
+    block: usize,
+) -> Result<usize, Overflow> {
+    let simd = front.simd;
+    let first = front.g.len();
+    // The table never moves: the second thread reads its values below the published
+    // length through `Published` while the first pushes past it.
+    front.g.reserve_exact(max_heap + 1 - first);
+    let published = Mutex::new(Published::of(&front));
+    let progress = AtomicUsize::new(first);
+    let done = AtomicBool::new(false);
+    // Block `k` (from `first`) has its marks prepared in slot `k % 2`.
+    let slots: [Mutex<BlockMarks>; 2] = Default::default();
+    let slot_of = |n0: usize| &slots[(n0 - first) / block % 2];
+    let compute = || -> Result<usize, Overflow> {
+        // Stops the second thread however this one ends, a panic included (else the
+        // join would wait for it forever).
+        let _stop = SetOnDrop(&done);
+        let mut own = BlockMarks::default();
+        let mut handed_over = 0;
+        while front.g.len() <= max_heap {
+            let n0 = front.g.len();
+            // A slot the second thread is still filling is passed over, not waited for.
+            let ready =
+                slot_of(n0).try_lock().ok().filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
+            if let Some(mut marks) = ready {
+                marks.complete(simd, front.g);
+                front.finish(rules, &marks, block, max_heap)?;
+                handed_over += 1;
+            } else {
+                front.prepare(rules, &mut own, block);
+                front.finish(rules, &own, block, max_heap)?;
+            }
+            published.lock().expect("a worker panicked").update(&front);
+            progress.store(front.g.len(), Ordering::Release);
+        }
+        Ok(handed_over)
+    };
+    let help = || {
+        let mut all_lags = AllLags::default();
+        // The rare heaps of the last publication read, and the state they belong to.
+        let (mut rare, mut rare_key) = (Vec::new(), None);
+        let mut prepared = first;
+        loop {
+            let mut len = first;
+            crate::sched::wait_until(|| {
+                len = progress.load(Ordering::Acquire);
+                done.load(Ordering::Acquire) || len + block != prepared
+            });
+            let n0 = len + block;
+            if done.load(Ordering::Acquire) || n0 > max_heap {
+                return;
+            }
+            let (known, key) = {
+                let published = published.lock().expect("a worker panicked");
+                if published.len != len {
+                    // Published again meanwhile: take the newer length.
+                    continue;
+                }
+                if rare_key != Some((published.key.0, published.key.1)) {
+                    rare.clone_from(&published.rare);
+                    rare_key = Some((published.key.0, published.key.1));
+                }
+                // SAFETY: see `Published::values`; the first thread only pushes past the
+                // lengths it publishes.
+                (unsafe { published.values() }, published.key)
+            };
+            all_lags.update(rules, known, &rare, key.0);
+            slot_of(n0).lock().expect("a worker panicked").prepare(simd, rules, known, &all_lags, n0, block, key);
+            prepared = n0;
+        }
+    };
+    let (result, ()) = sched.join(compute, help);
+    result
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// What the first thread of [`pipelined`] publishes after each block: where the table
+/// ends and the state the next lags are selected for.
+struct Published {
+    /// The table's values, and how many of them are computed.
+    table: *const u16,
+    len: usize,
+    key: LagKey,
+    rare: Vec<u32>,
+}
+
+// SAFETY: `table` is only read, through `values`, under the contract stated there.
+unsafe impl Send for Published {}
+
+impl Published {
+    fn of(front: &Front<'_>) -> Self {
+        let mut published = Self { table: front.g.as_ptr(), len: 0, key: (0, usize::MAX, 0), rare: Vec::new() };
+        published.update(front);
+        published
+    }
+
+    /// The state after the block the first thread just finished (the rare heaps copied
+    /// only when they changed).
+    fn update(&mut self, front: &Front<'_>) {
+        let key = front.lag_key();
+        if (key.0, key.1) != (self.key.0, self.key.1) {
+            self.rare.clear();
+            self.rare.extend_from_slice(front.state.rare());
+        }
+        debug_assert_eq!(self.table, front.g.as_ptr(), "the table moved");
+        (self.len, self.key) = (front.g.len(), key);
+    }
+
+    /// The computed values, `G(0..len)`.
+    ///
+    /// # Safety
+    ///
+    /// The table's buffer does not move while the caller holds the slice (its capacity
+    /// was reserved for the whole run before the first publication), and nothing writes
+    /// below `len` or borrows those values mutably meanwhile: the first thread only
+    /// reads them and pushes past every length it has published.
+    unsafe fn values<'t>(&self) -> &'t [u16] {
+        // SAFETY: `table` points at the first of at least `len` initialised values of a
+        // buffer that stays allocated and unwritten below `len` (the contract above).
+        unsafe { std::slice::from_raw_parts(self.table, self.len) }
+    }
 }
 
 /// The lags of every rare heap, sorted by lag and value, rebuilt only when the rare
@@ -160,11 +441,11 @@ impl AllLags {
     }
 }
 
-/// The first lag lane group `group` marks: its partners `x - lag` must all be below
-/// `n0`, so `lag >= 8 (group + 1)`.
+/// The first lag lane group `group` marks whose partners `x - lag` all lie at least
+/// `reach` below `n0`: `lag >= 8 (group + 1) + reach`.
 #[inline(always)]
-fn first_lane_lag(lags: &[Lag], group: usize) -> usize {
-    lags.partition_point(|l| (l.lag as usize) < (group + 1) * LANES)
+fn first_lane_lag(lags: &[Lag], group: usize, reach: usize) -> usize {
+    lags.partition_point(|l| (l.lag as usize) < ((group + 1) * LANES).saturating_add(reach))
 }
 
 /// Marks in `seen` the options of heap `x` from `short`, the lags too short for its lane
@@ -188,21 +469,37 @@ fn mark_single(rules: &Rules, g: &[u16], single: &[(usize, usize)], n0: usize, x
     }
 }
 
+/// The lags of lane group `group` whose partners lie `reach.0` to `reach.1` below the
+/// ones of a lag just long enough ([`first_lane_lag`]).
+#[inline(always)]
+fn group_lags(lags: &[Lag], group: usize, reach: (usize, usize)) -> &[Lag] {
+    &lags[first_lane_lag(lags, group, reach.0)..first_lane_lag(lags, group, reach.1)]
+}
+
 crate::multiversion! {
     /// ORs into `marks` (`words` words per heap, for heaps `n0, n0 + 1, …`, a whole
     /// number of lane groups) the options `G(x - lag) ^ value` of every lag (ascending)
-    /// long enough for the heap's lane group ([`first_lane_lag`]).
-    fn mark_lags(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) => mark_lags_generic;
+    /// long enough for the heap's lane group, and `reach.0` to `reach.1` longer
+    /// ([`group_lags`]; `(0, usize::MAX)` for all), whose partners are then below
+    /// `n0 - reach.0`.
+    fn mark_lags(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64], reach: (usize, usize)) => mark_lags_generic;
 }
 
 #[inline(always)]
-fn mark_lags_generic<B: Dots>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+fn mark_lags_generic<B: Dots>(
+    g: &[u16],
+    lags: &[Lag],
+    n0: usize,
+    words: usize,
+    marks: &mut [u64],
+    reach: (usize, usize),
+) {
     match words {
-        1 => mark_lags_words::<B, 1>(g, lags, n0, marks),
-        2 => mark_lags_words::<B, 2>(g, lags, n0, marks),
-        3 | 4 => mark_lags_padded::<B, 4>(g, lags, n0, words, marks),
-        5..=8 => mark_lags_padded::<B, 8>(g, lags, n0, words, marks),
-        _ => mark_lags_wide(g, lags, n0, words, marks),
+        1 => mark_lags_words::<B, 1>(g, lags, n0, marks, reach),
+        2 => mark_lags_words::<B, 2>(g, lags, n0, marks, reach),
+        3 | 4 => mark_lags_padded::<B, 4>(g, lags, n0, words, marks, reach),
+        5..=8 => mark_lags_padded::<B, 8>(g, lags, n0, words, marks, reach),
+        _ => mark_lags_wide(g, lags, n0, words, marks, reach),
     }
 }
 
@@ -210,12 +507,19 @@ fn mark_lags_generic<B: Dots>(g: &[u16], lags: &[Lag], n0: usize, words: usize, 
 /// last words stay zero: the values are below `64 * words`), then or-ed in. Only for
 /// widths that are not powers of two, which the option sets of the kernels never have.
 #[inline(always)]
-fn mark_lags_padded<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+fn mark_lags_padded<B: Dots, const W: usize>(
+    g: &[u16],
+    lags: &[Lag],
+    n0: usize,
+    words: usize,
+    marks: &mut [u64],
+    reach: (usize, usize),
+) {
     if words == W {
-        return mark_lags_words::<B, W>(g, lags, n0, marks);
+        return mark_lags_words::<B, W>(g, lags, n0, marks, reach);
     }
     let mut padded = vec![0u64; marks.len() / words * W];
-    mark_lags_words::<B, W>(g, lags, n0, &mut padded);
+    mark_lags_words::<B, W>(g, lags, n0, &mut padded, reach);
     for (m, p) in marks.chunks_mut(words).zip(padded.chunks(W)) {
         m.iter_mut().zip(p).for_each(|(m, &p)| *m |= p);
     }
@@ -225,13 +529,19 @@ fn mark_lags_padded<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize,
 /// registers across all the lags of a lane group. Word `w` of lane `k` gets
 /// `1 << (v - 64w)`, which is bit `v` when `v` is in that word and nothing otherwise.
 #[inline(always)]
-fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, marks: &mut [u64]) {
+fn mark_lags_words<B: Dots, const W: usize>(
+    g: &[u16],
+    lags: &[Lag],
+    n0: usize,
+    marks: &mut [u64],
+    reach: (usize, usize),
+) {
     let ones = B::Ring::splat(1);
     let word_starts: [B::Ring; W] = std::array::from_fn(|w| B::Ring::splat(64 * w as u64));
     for (group, out) in marks.chunks_exact_mut(LANES * W).enumerate() {
         let x0 = n0 + group * LANES;
         let mut acc = [B::Ring::zero(); W];
-        for lag in &lags[first_lane_lag(lags, group)..] {
+        for lag in group_lags(lags, group, reach) {
             // lag >= 8 (group + 1) > every lane's offset, so the partners are below n0.
             let partners: &[u16; LANES] = g[x0 - lag.lag as usize..][..LANES].try_into().unwrap();
             let v = B::Ring::widen_u16(&partners.map(|p| p ^ lag.value));
@@ -250,10 +560,10 @@ fn mark_lags_words<B: Dots, const W: usize>(g: &[u16], lags: &[Lag], n0: usize, 
 
 /// [`mark_lags`] for values of nine words or more: one bit set per option.
 #[inline(always)]
-fn mark_lags_wide(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64]) {
+fn mark_lags_wide(g: &[u16], lags: &[Lag], n0: usize, words: usize, marks: &mut [u64], reach: (usize, usize)) {
     for (k, out) in marks.chunks_exact_mut(words).enumerate() {
         let x = n0 + k;
-        for lag in &lags[first_lane_lag(lags, k / LANES)..] {
+        for lag in group_lags(lags, k / LANES, reach) {
             let v = (g[x - lag.lag as usize] ^ lag.value) as usize;
             out[v >> 6] |= 1 << (v & 63);
         }
@@ -278,16 +588,25 @@ mod tests {
                     }
                     let n0 = 300;
                     let g: Vec<u16> = (0..n0).map(|_| rng.below(1 << bits) as u16).collect();
-                    let lags: Vec<Lag> = (0..1 + rng.below(40))
+                    // Ascending, as a block's lags are.
+                    let mut lags: Vec<Lag> = (0..1 + rng.below(40))
                         .map(|_| Lag {
                             lag: (16 + rng.below(n0 as u64 - 16)) as u32,
                             value: rng.below(1 << bits) as u16,
                         })
                         .collect();
+                    lags.sort_unstable();
                     // Marks already set stay set: every width or-s into them.
                     let before: Vec<u64> = (0..16 * words).map(|_| rng.next_u64() & rng.next_u64()).collect();
                     let mut marks = before.clone();
-                    mark_lags(simd, &g, &lags, n0, words, &mut marks);
+                    mark_lags(simd, &g, &lags, n0, words, &mut marks, (0, usize::MAX));
+                    // Split at any reach, the two windows mark the same, the far one
+                    // reading only the values `split` or more below n0.
+                    let split = rng.below(n0 as u64) as usize;
+                    let mut halves = before.clone();
+                    mark_lags(simd, &g[..n0 - split], &lags, n0, words, &mut halves, (split, usize::MAX));
+                    mark_lags(simd, &g, &lags, n0, words, &mut halves, (0, split));
+                    assert_eq!(halves, marks, "{}: split at {split}", simd.name());
                     let mut expected = before;
                     for (k, out) in expected.chunks_mut(words).enumerate() {
                         for lag in lags.iter().filter(|l| l.lag as usize >= (k / 8 + 1) * 8) {
@@ -299,5 +618,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A block's lags marked in two steps, as the pipeline does (the far ones from the
+    /// values a block earlier, the rest once the block before is done), mark what one
+    /// step marks, on real game states with rare heaps and several option widths.
+    #[test]
+    fn marks_prepared_a_block_early_and_completed_match() {
+        for simd in Simd::available() {
+            for rules in [Rules::GRUNDY, Rules::octal(&[0, 3, 5, 4]), Rules::octal(&[0, 1, 6])] {
+                let mut g = Vec::new();
+                super::super::grundy_naive(&rules, &mut g, 1200).unwrap();
+                for (n0, block) in [(200, 8), (640, 64), (1000, 16), (1100, 64)] {
+                    let mut table = g[..n0].to_vec();
+                    let front = Front::start(simd, &rules, &mut table);
+                    let mut all_lags = AllLags::default();
+                    all_lags.update(&rules, &g[..n0], front.state.rare(), front.state.mask());
+                    let key = front.lag_key();
+                    let (mut early, mut whole) = (BlockMarks::default(), BlockMarks::default());
+                    early.prepare(simd, &rules, &g[..n0 - block], &all_lags, n0, block, key);
+                    early.complete(simd, &g[..n0]);
+                    whole.prepare(simd, &rules, &g[..n0], &all_lags, n0, block, key);
+                    assert!(!whole.lags.is_empty() && whole.marks.iter().any(|&w| w != 0));
+                    assert_eq!((early.lags, early.single), (whole.lags, whole.single));
+                    assert_eq!(early.marks, whole.marks, "{rules:?} at {n0}, {}", simd.name());
+                }
+            }
+        }
+    }
+
+    /// The pipelined blocks against the reference on two and three threads, every
+    /// backend, with short blocks (mask changes and new rare heaps fall inside the run).
+    /// How many blocks take the second thread's marks depends on timing; the values
+    /// must not.
+    #[test]
+    fn pipelined_blocks_match_the_reference() {
+        let mut handed_total = 0;
+        for threads in [2, 3] {
+            for simd in Simd::available() {
+                let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
+                for (rules, max_heap) in
+                    [(Rules::GRUNDY, 1500), (Rules::octal(&[0, 3, 5, 4]), 1500), (Rules::octal(&[0, 1, 6]), 900)]
+                {
+                    let mut expected = Vec::new();
+                    super::super::grundy_naive(&rules, &mut expected, max_heap).unwrap();
+                    for block in [8, 16, 64] {
+                        let mut g = expected[..2 * block].to_vec();
+                        let front = Front::start(simd, &rules, &mut g);
+                        handed_total += pipelined(&rules, front, max_heap, &sched, block).unwrap();
+                        assert_eq!(g, expected, "{rules:?}, blocks of {block}, {threads} threads, {}", simd.name());
+                    }
+                }
+            }
+        }
+        // Over a few thousand blocks on two running workers, some marks are handed over.
+        assert!(handed_total > 0, "no block took the second thread's marks");
     }
 }

@@ -3,7 +3,7 @@
 //! with values past 64), on every size up to a bound, grown in one step and in several,
 //! on every SIMD backend this CPU has.
 
-use super::blocks::grundy_lag_blocks_with;
+use super::blocks::{Layout, grundy_lag_blocks_in, grundy_lag_blocks_with};
 use super::parallel::grundy_blocks;
 use super::{GrundyVariant, Rules, grundy_naive};
 use crate::kernels::SplitMix64;
@@ -105,6 +105,20 @@ pub fn check_short_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), 
     })
 }
 
+/// The lag-blocks variant switching to its two-thread pipeline after its first block
+/// (short blocks, every backend), grown from several sizes, against the reference.
+pub fn check_pipelined_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), String> {
+    on_every_backend(sched, |sched| {
+        for block in [8, 64] {
+            let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
+            check_with(&format!("pipelined blocks of {block}"), max_heap, 3, &|rules, g, to| {
+                grundy_lag_blocks_in(rules, g, to, sched, layout).map_err(|e| e.to_string())
+            })?;
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +155,13 @@ mod tests {
     #[test]
     fn lag_blocks_match_on_any_block_length() {
         check_short_lag_blocks(200, &Scheduler::sequential()).unwrap();
+    }
+
+    #[test]
+    fn pipelined_lag_blocks_match_on_two_and_three_threads() {
+        for threads in [2, 3] {
+            check_pipelined_lag_blocks(400, &Scheduler::new(Some(threads)).unwrap()).unwrap();
+        }
     }
 
     #[test]

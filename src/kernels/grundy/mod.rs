@@ -11,7 +11,8 @@
 //! `sparse`, the sparse-space method (§4): the rare positions paired with all, the
 //! common–common pairs searched only for the values that need them; `parallel`, `sparse`
 //! with the rare–far pairs of each block of heaps on the scheduler's threads; `blocks`,
-//! `sparse` with each block's rare pairs marked by lag, eight heaps per vector (§4.5).
+//! `sparse` with each block's rare pairs marked by lag, eight heaps per vector (§4.5),
+//! the next block's marks made on a second thread while a block is computed.
 //!
 //! Every variant extends a table in place, so a run can grow `N` step by step (the
 //! `--until-periodic` doubling) without recomputing the values it has.
@@ -175,7 +176,7 @@ impl GrundyVariant {
 
     /// The fastest variant on every size and thread count measured: the sparse-space
     /// method with the rare pairs marked by lag (its lanes beat the parallel variant's
-    /// second thread; docs/design/octal.md).
+    /// second thread, and on two threads it pipelines its marks; docs/design/octal.md).
     pub fn fastest() -> Self {
         GrundyVariant::Blocks
     }
