@@ -18,7 +18,7 @@
 //! | portable | two `wide::u64x4` | one `wide::u64x4` |
 //! | avx2 | two `__m256i` (`vpsrlq`/`vpsllq`; neighbour lanes by `vpermq` and blends, or loaded one word off) | one `__m256i` (the same) |
 //! | avx512 | one `__m512i` (`vpshrdvq`/`vpshldvq`, `valignq`) | one `__m256i` (the same, VL) |
-//! | neon | the portable types (see `neon/words.rs`) | the same |
+//! | neon | four `uint64x2_t` (`ushl` by a count in a register, negative to shift right; neighbour lanes by `ext`; `cmeq`, `uzp1`, `addv` for the full lanes), tested under qemu-user, not timed (see `neon/words.rs`) | two `uint64x2_t` (the same) |
 //!
 //! # Safety of the loads
 //!
