@@ -1,4 +1,6 @@
-//! 16-bit pair dot products and 64-bit ring lanes (the kayles series kernels).
+//! 16-bit pair dot products and 64-bit ring lanes (the kayles series kernels, and the
+//! lag marks of the Grundy kernels), and the byte compares of the Grundy search's
+//! matching scan ([`Dots::chunk_matches_low_bytes`]).
 //!
 //! Three vector types per backend, named by [`Dots`]:
 //!
@@ -46,7 +48,11 @@ impl Lanes {
     pub const ZERO: Lanes = Lanes([0; RING_LANES]);
 }
 
-/// A backend's vector types for the series kernels.
+/// Pairs per chunk of [`Dots::chunk_matches_low_bytes`].
+pub const MATCH_CHUNK: usize = 64;
+
+/// A backend's vector types for the series kernels, and the matching scan of the Grundy
+/// search (`kernels::grundy::search`).
 pub trait Dots: Backend {
     /// Sixteen `i32` lanes of word pairs.
     type Pairs: PairVec<Doubles = Self::Doubles>;
@@ -54,6 +60,26 @@ pub trait Dots: Backend {
     type Doubles: DoubleVec;
     /// Eight `u64` lanes.
     type Ring: RingVec;
+
+    /// Whether some pair `(lo[j], hi[63 - j])` has a value `lo[j] ^ hi[63 - j]` whose
+    /// low 8 bits are one of `targets`: for values below 256 (every value of the game,
+    /// so the answer is exact), 64 byte lanes a compare where 16-bit lanes take 32.
+    /// The default is the plain loop, which the compiler vectorises in 16-bit lanes.
+    #[inline(always)]
+    fn chunk_matches_low_bytes<const K: usize>(
+        lo: &[u16; MATCH_CHUNK],
+        hi: &[u16; MATCH_CHUNK],
+        targets: &[u8; K],
+    ) -> bool {
+        let mut any = 0u16;
+        for j in 0..MATCH_CHUNK {
+            let v = (lo[j] ^ hi[MATCH_CHUNK - 1 - j]) & 0xFF;
+            for &t in targets {
+                any |= u16::from(v == t as u16);
+            }
+        }
+        any != 0
+    }
 }
 
 /// Sixteen `i32` lanes, each also a pair of signed 16-bit words (low word first).

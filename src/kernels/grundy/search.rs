@@ -19,10 +19,10 @@
 //! reversal and an xor in vector lanes on every backend.
 
 use super::Rules;
-use crate::simd::Backend;
+use crate::simd::dots::{Dots, MATCH_CHUNK};
 
 /// Pairs read between two looks at the missing values.
-pub const CHUNK: usize = 64;
+pub const CHUNK: usize = MATCH_CHUNK;
 /// The most missing values the matching mode compares with.
 pub const TARGETS: usize = 16;
 /// Targets of the cheaper matching loop for the last few values.
@@ -32,27 +32,27 @@ crate::multiversion! {
     /// Clears from `missing` (bit `v`: value `v` not yet an option of heap `n`) the value
     /// `G(a) ^ G(b)` of every split `a + b = n - i`, `a <= b` (`a < b` in Grundy's game),
     /// reading the pairs in order and stopping when no bit is left.
-    pub(crate) fn search_pairs(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) => search_pairs_generic;
+    pub(crate) fn search_pairs(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) => search_pairs_generic;
 }
 
-/// `B` only selects the entry point; the plain loops below are what each backend's
-/// instruction set compiles, one copy per width of the missing set.
+/// The plain loops below are what each backend's instruction set compiles, one copy per
+/// width of the missing set; the matching mode's compares are the backend's when every
+/// value of the game is below 256 (`narrow`: [`Dots::chunk_matches_low_bytes`]).
 #[inline(always)]
-#[allow(clippy::extra_unused_type_parameters)]
-fn search_pairs_generic<B: Backend>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+fn search_pairs_generic<B: Dots>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) {
     match missing.len() {
-        1 => search_words::<1>(rules, g, n, missing),
-        2 => search_words::<2>(rules, g, n, missing),
-        4 => search_words::<4>(rules, g, n, missing),
-        8 => search_words::<8>(rules, g, n, missing),
-        _ => search_words::<0>(rules, g, n, missing),
+        1 => search_words::<B, 1>(rules, g, n, missing, narrow),
+        2 => search_words::<B, 2>(rules, g, n, missing, narrow),
+        4 => search_words::<B, 4>(rules, g, n, missing, narrow),
+        8 => search_words::<B, 8>(rules, g, n, missing, narrow),
+        _ => search_words::<B, 0>(rules, g, n, missing, narrow),
     }
 }
 
 /// The search for a missing set of `W` words (`W = 0`: any number, marked one pair at a
 /// time).
 #[inline(always)]
-fn search_words<const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+fn search_words<B: Dots, const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) {
     let mut left: u32 = missing.iter().map(|w| w.count_ones()).sum();
     for i in rules.split_removals() {
         if left == 0 {
@@ -66,9 +66,9 @@ fn search_words<const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mu
         let mut a = 1;
         while a <= last && left > 0 {
             a = if left as usize <= FEW_TARGETS {
-                match_chunks::<W, FEW_TARGETS>(g, rest, a, last, missing)
+                match_chunks::<B, W, FEW_TARGETS>(g, rest, a, last, missing, narrow)
             } else if left as usize <= TARGETS {
-                match_chunks::<W, TARGETS>(g, rest, a, last, missing)
+                match_chunks::<B, W, TARGETS>(g, rest, a, last, missing, narrow)
             } else {
                 let stop = (a + CHUNK - 1).min(last);
                 mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
@@ -83,19 +83,22 @@ fn search_words<const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mu
 /// among the (at most `K`) missing ones, then clears that chunk's values from `missing`;
 /// a last partial chunk is marked outright. Returns the first `a` not read.
 #[inline(always)]
-fn match_chunks<const W: usize, const K: usize>(
+fn match_chunks<B: Dots, const W: usize, const K: usize>(
     g: &[u16],
     rest: usize,
     mut a: usize,
     last: usize,
     missing: &mut [u64],
+    narrow: bool,
 ) -> usize {
     let targets = targets::<K>(missing);
+    let low_bytes = targets.map(|t| t as u8);
     while a + CHUNK - 1 <= last {
-        let lo = &g[a..a + CHUNK];
-        let hi = &g[rest + 1 - a - CHUNK..=rest - a];
+        let lo = g[a..a + CHUNK].try_into().unwrap();
+        let hi = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
         a += CHUNK;
-        if chunk_matches(lo.try_into().unwrap(), hi.try_into().unwrap(), &targets) {
+        let hit = if narrow { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
+        if hit {
             mark_chunk::<W>(lo, hi, missing);
             return a;
         }
@@ -198,6 +201,44 @@ mod tests {
         out
     }
 
+    /// [`Dots::chunk_matches_low_bytes`] against its definition, on values of 16 bits
+    /// too (only their low bytes count), with hits in every position and none.
+    #[inline(always)]
+    fn check_low_bytes<B: Dots>(seed: u64) -> Result<(), String> {
+        let mut rng = SplitMix64(seed);
+        for round in 0..400 {
+            let bits = [6, 8, 10, 16][round % 4];
+            let lo: [u16; CHUNK] = std::array::from_fn(|_| rng.below(1 << bits) as u16);
+            let hi: [u16; CHUNK] = std::array::from_fn(|_| rng.below(1 << bits) as u16);
+            let mut targets: [u8; 8] = std::array::from_fn(|_| rng.below(256) as u8);
+            if round % 3 == 0 {
+                // One pair, anywhere, hits the last target.
+                let j = rng.below(CHUNK as u64) as usize;
+                targets[7] = (lo[j] ^ hi[CHUNK - 1 - j]) as u8;
+            }
+            let expected = (0..CHUNK).any(|j| targets.contains(&((lo[j] ^ hi[CHUNK - 1 - j]) as u8)));
+            let wide: [u8; 16] = std::array::from_fn(|k| targets[k % 8]);
+            if B::chunk_matches_low_bytes(&lo, &hi, &targets) != expected
+                || B::chunk_matches_low_bytes(&lo, &hi, &wide) != expected
+            {
+                return Err(format!("round {round}: expected {expected}"));
+            }
+        }
+        Ok(())
+    }
+
+    crate::multiversion! {
+        /// The check on `simd`'s backend.
+        fn check_low_bytes_on(seed: u64) -> Result<(), String> => check_low_bytes;
+    }
+
+    #[test]
+    fn every_backend_matches_low_bytes_as_defined() {
+        for simd in Simd::available() {
+            check_low_bytes_on(simd, 0x10B7).unwrap_or_else(|e| panic!("{}: {e}", simd.name()));
+        }
+    }
+
     #[test]
     fn every_backend_clears_exactly_the_values_of_the_pairs() {
         let mut rng = SplitMix64(0x5EA4C4);
@@ -217,7 +258,8 @@ mod tests {
                                 missing[v >> 6] |= 1 << (v & 63);
                             }
                             let expected = reference(&rules, &g, n, &missing);
-                            search_pairs(simd, &rules, &g, n, &mut missing);
+                            // The narrow compares only where every value is below 256.
+                            search_pairs(simd, &rules, &g, n, &mut missing, bits <= 8);
                             // The search may stop early only once nothing is missing.
                             if missing.iter().any(|&w| w != 0) {
                                 assert_eq!(missing, expected, "{}: n {n}, bits {bits}", simd.name());

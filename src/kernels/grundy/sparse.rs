@@ -344,7 +344,7 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
     for (w, m) in missing.iter_mut().enumerate().take(words) {
         *m = missing_word(w);
     }
-    search_pairs(state.simd, rules, g, n, missing);
+    search_pairs(state.simd, rules, g, n, missing, state.bits <= 8);
     first_missing(missing)
 }
 

@@ -17,13 +17,47 @@ use core::arch::x86_64::*;
 
 use crate::simd::Avx2;
 use crate::simd::dots::{
-    Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+    Dots, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
 };
 
 impl<const VNNI: bool> Dots for Avx2<VNNI> {
     type Pairs = Pairs<VNNI>;
     type Doubles = Doubles;
     type Ring = Ring;
+
+    /// The 64 values' low bytes in two registers (masked, then `vpackuswb`, whose lane
+    /// order does not matter to "any"), two `vpcmpeqb` per target; the pairs' second
+    /// halves reversed by `vpshufb` within the 128-bit halves and `vpermq` across them.
+    #[inline(always)]
+    fn chunk_matches_low_bytes<const K: usize>(
+        lo: &[u16; MATCH_CHUNK],
+        hi: &[u16; MATCH_CHUNK],
+        targets: &[u8; K],
+    ) -> bool {
+        // SAFETY: see the top of the file; the loads read the 64 values of `lo` and of
+        // `hi`, sixteen at a time.
+        unsafe {
+            let words_reversed = _mm256_setr_epi8(
+                14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3,
+                0, 1,
+            );
+            let load = |p: *const u16, k: usize| _mm256_loadu_si256(p.add(16 * k).cast());
+            let reverse = |v| _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(v, words_reversed));
+            let low_byte = _mm256_set1_epi16(0xFF);
+            // Pair 16 k + i takes hi[63 - 16 k - i], word 15 - i of quarter 3 - k.
+            let value = |k: usize| {
+                let v = _mm256_xor_si256(load(lo.as_ptr(), k), reverse(load(hi.as_ptr(), 3 - k)));
+                _mm256_and_si256(v, low_byte)
+            };
+            let (a, b) = (_mm256_packus_epi16(value(0), value(1)), _mm256_packus_epi16(value(2), value(3)));
+            let mut hits = _mm256_setzero_si256();
+            for &t in targets {
+                let t = _mm256_set1_epi8(t as i8);
+                hits = _mm256_or_si256(hits, _mm256_or_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(b, t)));
+            }
+            _mm256_testz_si256(hits, hits) == 0
+        }
+    }
 }
 
 /// Sixteen `i32` lanes in two registers (lanes 0–7, 8–15); `VNNI` chooses the pair dot

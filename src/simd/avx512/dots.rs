@@ -15,13 +15,51 @@ use core::arch::x86_64::*;
 
 use crate::simd::Avx512;
 use crate::simd::dots::{
-    Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+    Dots, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
 };
 
 impl Dots for Avx512 {
     type Pairs = Pairs;
     type Doubles = Doubles;
     type Ring = Ring;
+
+    /// The 64 values in one register of bytes (`vpmovwb` truncates each 16-bit value to
+    /// its low byte), one `vpcmpeqb` into a mask per target; the pairs' second halves
+    /// reversed by `vpermw`.
+    #[inline(always)]
+    fn chunk_matches_low_bytes<const K: usize>(
+        lo: &[u16; MATCH_CHUNK],
+        hi: &[u16; MATCH_CHUNK],
+        targets: &[u8; K],
+    ) -> bool {
+        const REVERSED: [u16; 32] = {
+            let mut r = [0u16; 32];
+            let mut i = 0;
+            while i < 32 {
+                r[i] = 31 - i as u16;
+                i += 1;
+            }
+            r
+        };
+        // SAFETY: see the top of the file; the loads read the 64 values of `lo` and of
+        // `hi` and the 32 of `REVERSED`.
+        unsafe {
+            let reversed = _mm512_loadu_si512(REVERSED.as_ptr().cast());
+            let load = |p: *const u16| _mm512_loadu_si512(p.cast());
+            let (lo0, lo1) = (load(lo.as_ptr()), load(lo.as_ptr().add(32)));
+            let (hi0, hi1) = (load(hi.as_ptr()), load(hi.as_ptr().add(32)));
+            // Pair j < 32 takes hi[63 - j], word 31 - j of the upper half.
+            let v0 = _mm512_xor_si512(lo0, _mm512_permutexvar_epi16(reversed, hi1));
+            let v1 = _mm512_xor_si512(lo1, _mm512_permutexvar_epi16(reversed, hi0));
+            let bytes =
+                _mm512_inserti64x4::<1>(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(v0)), _mm512_cvtepi16_epi8(v1));
+            let mut hits = 0u64;
+            for &t in targets {
+                hits |= _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(t as i8));
+            }
+            hits != 0
+        }
+    }
 }
 
 /// Sixteen `i32` lanes in one register.
