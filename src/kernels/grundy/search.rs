@@ -40,20 +40,32 @@ crate::multiversion! {
 /// value of the game is below 256 (`narrow`: [`Dots::chunk_matches_low_bytes`]).
 #[inline(always)]
 fn search_pairs_generic<B: Dots>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) {
-    match missing.len() {
-        1 => search_words::<B, 1>(rules, g, n, missing, narrow),
-        2 => search_words::<B, 2>(rules, g, n, missing, narrow),
-        4 => search_words::<B, 4>(rules, g, n, missing, narrow),
-        8 => search_words::<B, 8>(rules, g, n, missing, narrow),
-        _ => search_words::<B, 0>(rules, g, n, missing, narrow),
+    // `narrow` as a type parameter: a copy of each loop per choice, so that a matching
+    // scan broadcasts only the targets its compares use.
+    match (missing.len(), narrow) {
+        (1, true) => search_words::<B, 1, true>(rules, g, n, missing),
+        (2, true) => search_words::<B, 2, true>(rules, g, n, missing),
+        (4, true) => search_words::<B, 4, true>(rules, g, n, missing),
+        (1, false) => search_words::<B, 1, false>(rules, g, n, missing),
+        (2, false) => search_words::<B, 2, false>(rules, g, n, missing),
+        (4, false) => search_words::<B, 4, false>(rules, g, n, missing),
+        (8, _) => search_words::<B, 8, false>(rules, g, n, missing),
+        _ => search_words::<B, 0, false>(rules, g, n, missing),
     }
 }
 
 /// The search for a missing set of `W` words (`W = 0`: any number, marked one pair at a
 /// time).
 #[inline(always)]
-fn search_words<B: Dots, const W: usize>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) {
-    let mut left: u32 = missing.iter().map(|w| w.count_ones()).sum();
+fn search_words<B: Dots, const W: usize, const NARROW: bool>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+    // The missing values left, over a fixed array of `W` words when `W > 0`: unrolled.
+    let count = |missing: &[u64]| -> u32 {
+        match <&[u64; W]>::try_from(missing) {
+            Ok(words) if W > 0 => words.iter().map(|w| w.count_ones()).sum(),
+            _ => missing.iter().map(|w| w.count_ones()).sum(),
+        }
+    };
+    let mut left = count(missing);
     for i in rules.split_removals() {
         if left == 0 {
             return;
@@ -66,15 +78,15 @@ fn search_words<B: Dots, const W: usize>(rules: &Rules, g: &[u16], n: usize, mis
         let mut a = 1;
         while a <= last && left > 0 {
             a = if left as usize <= FEW_TARGETS {
-                match_chunks::<B, W, FEW_TARGETS>(g, rest, a, last, missing, narrow)
+                match_chunks::<B, W, FEW_TARGETS, NARROW>(g, rest, a, last, missing)
             } else if left as usize <= TARGETS {
-                match_chunks::<B, W, TARGETS>(g, rest, a, last, missing, narrow)
+                match_chunks::<B, W, TARGETS, NARROW>(g, rest, a, last, missing)
             } else {
                 let stop = (a + CHUNK - 1).min(last);
                 mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
                 stop + 1
             };
-            left = missing.iter().map(|w| w.count_ones()).sum();
+            left = count(missing);
         }
     }
 }
@@ -83,13 +95,12 @@ fn search_words<B: Dots, const W: usize>(rules: &Rules, g: &[u16], n: usize, mis
 /// among the (at most `K`) missing ones, then clears that chunk's values from `missing`;
 /// a last partial chunk is marked outright. Returns the first `a` not read.
 #[inline(always)]
-fn match_chunks<B: Dots, const W: usize, const K: usize>(
+fn match_chunks<B: Dots, const W: usize, const K: usize, const NARROW: bool>(
     g: &[u16],
     rest: usize,
     mut a: usize,
     last: usize,
     missing: &mut [u64],
-    narrow: bool,
 ) -> usize {
     let targets = targets::<K>(missing);
     let low_bytes = targets.map(|t| t as u8);
@@ -97,7 +108,7 @@ fn match_chunks<B: Dots, const W: usize, const K: usize>(
         let lo = g[a..a + CHUNK].try_into().unwrap();
         let hi = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
         a += CHUNK;
-        let hit = if narrow { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
+        let hit = if NARROW { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
         if hit {
             mark_chunk::<W>(lo, hi, missing);
             return a;
