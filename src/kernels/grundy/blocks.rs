@@ -33,8 +33,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
-/// that few pairs have their partner inside it (16, 32 and 64 measured within noise).
-pub const BLOCK_HEAPS: usize = 64;
+/// that few pairs have their partner inside it. N = 10^6, 2 threads, Intel Xeon
+/// (`avx512`), against 64: 0.354 197 -> 182 ms, 0.16 141 -> 129 ms, Grundy's game level
+/// (935 -> 930 ms); 16 is slower again for 0.354 and Grundy's game (200 and 967 ms).
+pub const BLOCK_HEAPS: usize = 32;
 /// Heaps times split removals below which the bitset variant's scans, O(N^2) but a few
 /// instructions per 32 pairs, beat the sparse method's fixed cost per heap (crossover
 /// near 2^12 for 0.354 and 2^13 for Grundy's game, results/grundy-scaling.csv).
