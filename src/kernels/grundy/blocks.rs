@@ -307,8 +307,6 @@ fn pipelined(
     };
     let help = || {
         let mut all_lags = AllLags::default();
-        // The rare heaps of the last publication read, and the state they belong to.
-        let (mut rare, mut rare_key) = (Vec::new(), None);
         let mut prepared = first;
         loop {
             let mut len = first;
@@ -326,15 +324,14 @@ fn pipelined(
                     // Published again meanwhile: take the newer length.
                     continue;
                 }
-                if rare_key != Some((published.key.0, published.key.1)) {
-                    rare.clone_from(&published.rare);
-                    rare_key = Some((published.key.0, published.key.1));
-                }
                 // SAFETY: see `Published::values`; the first thread only pushes past the
                 // lengths it publishes.
-                (unsafe { published.values() }, published.key)
+                let known = unsafe { published.values() };
+                // Rebuilt only when the rare heaps changed (the first thread waits for
+                // that to publish, rarely: a new rare heap or mask).
+                all_lags.update(rules, known, &published.rare, published.key.0);
+                (known, published.key)
             };
-            all_lags.update(rules, known, &rare, key.0);
             slot_of(n0).lock().expect("a worker panicked").prepare(simd, rules, known, &all_lags, n0, block, key);
             prepared = n0;
         }
