@@ -17,7 +17,6 @@ use crate::kernels::powsum::PowsumVariant;
 use crate::kernels::wht::WhtVariant;
 use crate::memory;
 use crate::sched::Scheduler;
-use std::collections::HashMap;
 
 /// The most digits after the point.
 pub const MAX_DIGITS: usize = 32;
@@ -126,13 +125,17 @@ pub enum Certificate {
 /// table.
 pub fn certify(g: &[u16], k: usize) -> Certificate {
     let Some(n) = g.len().checked_sub(1) else { return Certificate::None };
-    // Known run starts of multiples of long runs: G(x) = G(x + p) for x >= hint.
-    let mut hints: HashMap<usize, usize> = HashMap::new();
+    // Known run starts of multiples of long runs: G(x) = G(x + p) for x >= hints[p]
+    // (`NO_HINT`: none). Indexed by `p`, made at the first long run: a hash map's lookup
+    // per `p` cost more than the scans themselves. Starts fit in 32 bits (`MAX_HEAPS`).
+    const NO_HINT: u32 = u32::MAX;
+    let mut hints: Vec<u32> = Vec::new();
     let mut candidate: Option<Period> = None;
     let mut p = 1;
     while 2 + 2 * p + k <= n + 1 {
         let top = n - p; // the largest x with x + p in the table
-        let mut start = hints.get(&p).copied().unwrap_or(top + 1).min(top + 1);
+        let hint = hints.get(p).map_or(top + 1, |&h| if h == NO_HINT { top + 1 } else { h as usize });
+        let mut start = hint.min(top + 1);
         while start > 0 && g[start - 1] == g[start - 1 + p] {
             start -= 1;
         }
@@ -142,9 +145,11 @@ pub fn certify(g: &[u16], k: usize) -> Certificate {
         }
         if top + 1 - start >= 2 * p {
             candidate.get_or_insert(Period { preperiod: start, period: p });
+            if hints.is_empty() {
+                hints = vec![NO_HINT; (n + 1).saturating_sub(2 + k) / 2 + 1];
+            }
             for multiple in (2 * p..).step_by(p).take_while(|&m| 2 + 2 * m + k <= n + 1) {
-                let hint = hints.entry(multiple).or_insert(start);
-                *hint = (*hint).min(start);
+                hints[multiple] = hints[multiple].min(start as u32);
             }
         }
         p += 1;
