@@ -9,7 +9,10 @@
 #   scripts/octal-baseline.sh /path/to/analyze          # N = 10^6, 3 rounds
 #
 # `analyze GAME M` computes G(0..M-2), so it is given M = N + 2 to compute the same
-# N + 1 values. Writes results/octal-baseline.csv, every row naming the CPU and commit.
+# N + 1 values. gamecount runs twice a round: by default (an octal game's heaps past a
+# certified period are copied from it) and with --every-heap (every heap computed, as the
+# C++ program does). Writes results/octal-baseline.csv, every row naming the CPU and
+# commit.
 set -euo pipefail
 analyze=${1:?usage: scripts/octal-baseline.sh PATH_TO_ANALYZE}
 cd "$(dirname "$0")/.."
@@ -25,17 +28,23 @@ commit=$(short_commit)
 
 wall() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
 
-echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
+echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,computed_heaps,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
 for game in $games; do
-  cpp="" ours=""
+  cpp="" ours="" every=""
   for _ in $(seq "$rounds"); do
     cpp+="$(wall "$analyze" "$game" $((heaps + 2))) "
     ours+="$(wall "$bin" grundy "$game" --heaps "$heaps") "
+    every+="$(wall "$bin" grundy "$game" --heaps "$heaps" --every-heap) "
   done
   c=$(tr ' ' '\n' <<<"$cpp" | grep . | median)
   g=$(tr ' ' '\n' <<<"$ours" | grep . | median)
-  kernel=$("$bin" grundy "$game" --heaps 1000 --json 2>/dev/null | sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p')
+  e=$(tr ' ' '\n' <<<"$every" | grep . | median)
+  json=$("$bin" grundy "$game" --heaps "$heaps" --json 2>/dev/null)
+  kernel=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' <<<"$json")
+  computed=$(sed -n 's/.*"computed_heaps":\([0-9]*\).*/\1/p' <<<"$json")
   speedup=$(echo "$c / $g" | bc -l)
-  printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s)  ratio %.2f\n' "$game" "$heaps" "$c" "$g" "$kernel" "$speedup"
-  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  every_speedup=$(echo "$c / $e" | bc -l)
+  printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s, %s heaps computed)  ratio %.2f;  every heap %.3f s  ratio %.2f\n' \
+    "$game" "$heaps" "$c" "$g" "$kernel" "$computed" "$speedup" "$e" "$every_speedup"
+  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$computed,$e,$(printf '%.2f' "$every_speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
 done

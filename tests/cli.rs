@@ -818,6 +818,35 @@ fn grundy_out_writes_one_value_a_line() {
 }
 
 #[test]
+fn grundy_copies_the_heaps_past_a_certified_period_as_computed_ones() {
+    // 0.156 is certified at about 8000 heaps: the rest of 100 000 is copied by default,
+    // and computed with --every-heap; the values written and the report agree.
+    let dir = std::env::temp_dir().join(format!("gamecount-octal-period-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (copied, computed) = (dir.join("copied.txt"), dir.join("computed.txt"));
+    let run = |path: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["grundy", "0.156", "--heaps", "100000", "--json", "--out", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = gamecount(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        let computed_heaps = value["computed_heaps"].as_u64().unwrap();
+        value.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "seconds" | "computed_heaps"));
+        (value, computed_heaps)
+    };
+    let (by_period, from) = run(&copied, &[]);
+    let (every_heap, all) = run(&computed, &["--every-heap"]);
+    assert_eq!((by_period["preperiod"].as_u64(), by_period["period"].as_u64()), (Some(3479), Some(349)));
+    assert!((7600..20_000).contains(&from), "{from}");
+    assert_eq!(all, 100_001);
+    assert_eq!(by_period, every_heap);
+    assert_eq!(std::fs::read(&copied).unwrap(), std::fs::read(&computed).unwrap());
+    let line = stdout(&gamecount(&["grundy", "0.156", "--heaps", "100000"]));
+    assert!(line.contains(&format!("G(n) for n >= {from} copied from the period")), "{line}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn solve_octal_counts_exactly_or_modulo_a_prime() {
     // 0.07 with heaps 0..=3 (values 0 0 1 1): pairs with equal values, 2·2 + 2·2 = 8.
     let out = gamecount(&["solve", "octal", "--game", "0.07", "--heaps", "3", "--components", "2"]);

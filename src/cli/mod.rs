@@ -96,6 +96,11 @@ enum Command {
         /// renamed when complete). FILE must be a regular file, a symlink to one, or absent.
         #[arg(long, value_name = "FILE")]
         out: Option<std::path::PathBuf>,
+        /// Compute every heap with the kernel. By default an octal game's table is
+        /// certified as it doubles, and once a period is certified the heaps past it are
+        /// copied from the period (the theorem makes them equal).
+        #[arg(long)]
+        every_heap: bool,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -325,8 +330,9 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         }
         Command::Verify { deep, threads, simd } => verify(deep, threads, simd.as_deref()),
         Command::Solve { problem } => solve(problem),
-        Command::Grundy { game, heaps, until_periodic, max_heaps, out, run } => {
-            grundy(&game, heaps, until_periodic, max_heaps, out.as_deref(), &run)
+        Command::Grundy { game, heaps, until_periodic, max_heaps, out, every_heap, run } => {
+            let reach = if every_heap { octal::Reach::EveryHeap } else { octal::Reach::ByPeriod };
+            grundy(&game, heaps, until_periodic, max_heaps, out.as_deref(), reach, &run)
         }
     }
 }
@@ -410,6 +416,7 @@ fn grundy(
     until_periodic: bool,
     max_heaps: Option<u64>,
     out: Option<&std::path::Path>,
+    reach: octal::Reach,
     run: &RunOptions,
 ) -> Result<(), Failure> {
     let problem = ProblemId::Grundy;
@@ -441,10 +448,13 @@ fn grundy(
     };
     header(&sched);
     let start = Instant::now();
-    let g = if until_periodic {
-        octal::until_periodic(&game, heaps, max_heaps, variant, &sched)?
+    let (g, computed) = if until_periodic {
+        let g = octal::until_periodic(&game, heaps, max_heaps, variant, &sched)?;
+        let computed = g.len();
+        (g, computed)
     } else {
-        octal::values(&game, heaps, variant, problem, &sched)?
+        let table = octal::values(&game, heaps, variant, reach, problem, &sched)?;
+        (table.g, table.computed)
     };
     let report = octal::Report::of(&game, &g);
     let seconds = start.elapsed().as_secs_f64();
@@ -470,12 +480,15 @@ fn grundy(
             "rare_count": report.sparse.map(|s| s.rare_count),
             "last_rare": report.sparse.and_then(|s| s.last_rare),
             "zeros": report.zeros,
+            "computed_heaps": computed,
             "seconds": seconds,
             "kernel": variant.name(),
             "threads": sched.threads(),
             "simd": sched.simd().name(),
         });
         output::line(&object.to_string())?;
+    } else if computed < g.len() {
+        output::line(&format!("{}; G(n) for n >= {computed} copied from the period", report.line()))?;
     } else {
         output::line(&report.line())?;
     }

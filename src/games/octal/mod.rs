@@ -12,7 +12,7 @@ pub mod brute;
 
 use crate::arith::{inv_mod, is_prime, mul_mod};
 use crate::games::{Check, InputError, ProblemId};
-use crate::kernels::grundy::{GrundyVariant, Overflow, Rules, SparseSplit, sparse_split};
+use crate::kernels::grundy::{Checkpoint, Checkpoints, GrundyVariant, Overflow, Rules, SparseSplit, sparse_split};
 use crate::kernels::powsum::PowsumVariant;
 use crate::kernels::wht::WhtVariant;
 use crate::memory;
@@ -243,16 +243,68 @@ pub fn table_bytes(heaps: u64, variant: GrundyVariant) -> u64 {
     (heaps + 1).saturating_mul(per_heap)
 }
 
+/// How [`values`] reaches the last heaps of an octal game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The kernel computes every heap.
+    EveryHeap,
+    /// The kernel computes tables of doubling length, each checked by [`certify`]; once a
+    /// period is certified, the heaps past the table are copied from it (§3: the theorem
+    /// makes them equal to the computed ones). Games that are not octal are computed.
+    ByPeriod,
+}
+
+/// A table of values and how much of it the kernel computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Values {
+    /// `G(0..=N)`.
+    pub g: Vec<u16>,
+    /// The kernel computed `G(0..computed)`; the rest follows from a certified period.
+    pub computed: usize,
+}
+
+/// The first table [`Reach::ByPeriod`] certifies: shorter ones certify only the smallest
+/// games, which take microseconds either way.
+const FIRST_CERTIFIED_HEAPS: usize = 1 << 12;
+
 /// The values of `G(0..=heaps)`, with the memory checked first.
 pub fn values(
     game: &Game,
     heaps: u64,
     variant: GrundyVariant,
+    reach: Reach,
     problem: ProblemId,
     sched: &Scheduler,
-) -> Result<Vec<u16>, InputError> {
+) -> Result<Values, InputError> {
     memory::ensure_fits(problem, &format!("the values of {heaps} heaps ({variant})"), table_bytes(heaps, variant))?;
-    variant.values(&game.rules, heaps as usize, sched).map_err(|e| overflow(problem, e))
+    let last = heaps as usize;
+    let mut g = Vec::with_capacity(last + 1);
+    if !(game.octal && reach == Reach::ByPeriod) {
+        variant.extend(&game.rules, &mut g, last, sched).map_err(|e| overflow(problem, e))?;
+        return Ok(Values { computed: g.len(), g });
+    }
+    let k = game.rules.max_removed();
+    let mut period = None;
+    let mut check = |g: &[u16]| match certify(g, k) {
+        Certificate::Certified(p) => {
+            period = Some(p.period);
+            Checkpoint::Stop
+        }
+        // A candidate in sight: check again at the length its certificate needs, if
+        // that comes before the doubled table.
+        Certificate::Candidate { heaps_needed, .. } => Checkpoint::Next((2 * g.len()).min(heaps_needed as usize + 1)),
+        Certificate::None => Checkpoint::Next(2 * g.len()),
+    };
+    let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
+    variant.extend_checked(&game.rules, &mut g, last, sched, &mut checks).map_err(|e| overflow(problem, e))?;
+    let computed = g.len();
+    if let Some(p) = period {
+        // G(x) = G(x - p) for x - p >= e, and the certified table covers x < 2e + 2p + k.
+        for x in computed..=last {
+            g.push(g[x - p]);
+        }
+    }
+    Ok(Values { g, computed })
 }
 
 fn overflow(problem: ProblemId, e: Overflow) -> InputError {
@@ -441,8 +493,8 @@ impl OctalParams {
 
 /// `solve octal`: the values, then the count.
 pub fn solve_octal(params: &OctalParams, variant: GrundyVariant, sched: &Scheduler) -> Result<Count, InputError> {
-    let g = values(&params.game, params.heaps, variant, ProblemId::Octal, sched)?;
-    count_p_positions(&g, params.components, params.modulus, sched)
+    let table = values(&params.game, params.heaps, variant, Reach::ByPeriod, ProblemId::Octal, sched)?;
+    count_p_positions(&table.g, params.components, params.modulus, sched)
 }
 
 /// Parses `--kernel` for the Grundy family (default: [`GrundyVariant::fastest`]).
@@ -528,6 +580,69 @@ mod tests {
             assert!(e.contains(why), "{bad}: {e}");
         }
         assert!(Game::parse(&format!("0.{}", "1".repeat(32)), ProblemId::Grundy).is_ok());
+    }
+
+    #[test]
+    fn tables_completed_by_the_period_equal_tables_computed_heap_by_heap() {
+        // Games certified within 12 000 heaps (so the copy is used), and 0.354 and
+        // Grundy's game, which are not (then nothing may be copied).
+        let heaps = 12_000;
+        for threads in [1, 2] {
+            let sched = Scheduler::new(Some(threads)).unwrap();
+            for code in ["0.07", "0.77", "0.137", "0.156", "0.354", "grundy"] {
+                let game = Game::parse(code, ProblemId::Grundy).unwrap();
+                let computed =
+                    values(&game, heaps, GrundyVariant::Blocks, Reach::EveryHeap, ProblemId::Grundy, &sched).unwrap();
+                assert_eq!(computed.computed, heaps as usize + 1, "{code}");
+                for variant in [GrundyVariant::Blocks, GrundyVariant::Sparse, GrundyVariant::Bitset] {
+                    let copied = values(&game, heaps, variant, Reach::ByPeriod, ProblemId::Grundy, &sched).unwrap();
+                    assert_eq!(copied.g, computed.g, "{code} {variant} on {threads} threads");
+                    let certified = !matches!(code, "0.354" | "grundy");
+                    assert_eq!(
+                        copied.computed < heaps as usize + 1,
+                        certified,
+                        "{code} {variant}: {}",
+                        copied.computed
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checkpoints_see_the_growing_table_and_end_the_run() {
+        use crate::kernels::grundy::blocks::{Layout, grundy_lag_blocks_in};
+        // Grundy's game to at most 20 000 heaps, checked every 1000 from 5000 on and
+        // stopped at the first check past 9000: blocks offer the table at the end of
+        // the block that reaches each checkpoint, on one thread, and on two with the
+        // marks pipelined from the start; the sparse variant is extended to each one.
+        let rules = Rules::GRUNDY;
+        let pipelined = Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
+        for threads in [1, 2] {
+            let sched = Scheduler::new(Some(threads)).unwrap();
+            for run in ["blocks", "sparse", "pipelined blocks"] {
+                let mut offered = Vec::new();
+                let mut check = |g: &[u16]| {
+                    offered.push(g.len());
+                    if g.len() >= 9000 { Checkpoint::Stop } else { Checkpoint::Next(g.len() + 1000) }
+                };
+                let mut checks = Checkpoints::new(5000, &mut check);
+                let mut g = Vec::new();
+                match run {
+                    "blocks" => GrundyVariant::Blocks.extend_checked(&rules, &mut g, 20_000, &sched, &mut checks),
+                    "sparse" => GrundyVariant::Sparse.extend_checked(&rules, &mut g, 20_000, &sched, &mut checks),
+                    _ => grundy_lag_blocks_in(&rules, &mut g, 20_000, &sched, pipelined, &mut checks),
+                }
+                .unwrap();
+                assert!(offered.len() >= 5 && offered[0] >= 5000, "{run}: {offered:?}");
+                // Offered within a block of the checkpoint asked for.
+                assert!(offered.windows(2).all(|w| (w[0] + 1000..w[0] + 1000 + 32).contains(&w[1])), "{offered:?}");
+                assert_eq!(g.len(), *offered.last().unwrap(), "{run}");
+                assert!(offered[offered.len() - 2] < 9000 && g.len() >= 9000, "{run}: {offered:?}");
+                let whole = GrundyVariant::Naive.values(&rules, g.len() - 1, &sched).unwrap();
+                assert_eq!(g, whole, "{run} on {threads} threads");
+            }
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //! while the first computes it; the first never waits for the second.
 
 use super::sparse::steps::{State, sparse_value};
-use super::{Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
+use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
@@ -56,7 +56,21 @@ pub fn grundy_lag_blocks(rules: &Rules, g: &mut Vec<u16>, max_heap: usize, sched
     let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
     let layout =
         Layout { block: BLOCK_HEAPS, bitset_heaps, pipeline_heaps: PIPELINE_HEAPS, pipeline_lags: PIPELINE_LAGS };
-    grundy_lag_blocks_in(rules, g, max_heap, sched, layout)
+    grundy_lag_blocks_in(rules, g, max_heap, sched, layout, &mut Checkpoints::none())
+}
+
+/// [`grundy_lag_blocks`], offering the table to `checks` at the end of a block.
+pub fn grundy_lag_blocks_checked(
+    rules: &Rules,
+    g: &mut Vec<u16>,
+    max_heap: usize,
+    sched: &Scheduler,
+    checks: &mut Checkpoints<'_>,
+) -> Result<(), Overflow> {
+    let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
+    let layout =
+        Layout { block: BLOCK_HEAPS, bitset_heaps, pipeline_heaps: PIPELINE_HEAPS, pipeline_lags: PIPELINE_LAGS };
+    grundy_lag_blocks_in(rules, g, max_heap, sched, layout, checks)
 }
 
 /// [`grundy_lag_blocks`] with blocks of `block` heaps (tests use short ones; `block` is
@@ -71,7 +85,7 @@ pub fn grundy_lag_blocks_with(
     bitset_heaps: usize,
 ) -> Result<(), Overflow> {
     let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, pipeline_lags: usize::MAX };
-    grundy_lag_blocks_in(rules, g, max_heap, sched, layout)
+    grundy_lag_blocks_in(rules, g, max_heap, sched, layout, &mut Checkpoints::none())
 }
 
 /// How a run of [`grundy_lag_blocks`] is cut up.
@@ -88,13 +102,14 @@ pub struct Layout {
     pub pipeline_lags: usize,
 }
 
-/// [`grundy_lag_blocks`] cut up by `layout`.
+/// [`grundy_lag_blocks`] cut up by `layout`, offering the table to `checks`.
 pub fn grundy_lag_blocks_in(
     rules: &Rules,
     g: &mut Vec<u16>,
     max_heap: usize,
     sched: &Scheduler,
     layout: Layout,
+    checks: &mut Checkpoints<'_>,
 ) -> Result<(), Overflow> {
     let block = layout.block.max(1).next_multiple_of(LANES);
     // The first few thousand heaps go faster by plain scans; below a few blocks the
@@ -107,14 +122,20 @@ pub fn grundy_lag_blocks_in(
     if g.len() <= warm_up {
         grundy_sparse(sched.simd(), rules, g, warm_up)?;
     }
+    if checks.stop_at(g) {
+        return Ok(());
+    }
     let mut front = Front::start(sched.simd(), rules, g);
     let mut marks = BlockMarks::default();
     while front.g.len() <= max_heap {
         front.prepare(rules, &mut marks, block);
         front.finish(rules, &marks, block, max_heap)?;
+        if checks.stop_at(front.g) {
+            return Ok(());
+        }
         let left = (max_heap + 1).saturating_sub(front.g.len());
         if sched.threads() >= 2 && left >= layout.pipeline_heaps.max(1) && marks.lags.len() >= layout.pipeline_lags {
-            return pipelined(rules, front, max_heap, sched, block).map(|_| ());
+            return pipelined(rules, front, max_heap, sched, block, checks).map(|_| ());
         }
     }
     Ok(())
@@ -269,6 +290,7 @@ fn pipelined(
     max_heap: usize,
     sched: &Scheduler,
     block: usize,
+    checks: &mut Checkpoints<'_>,
 ) -> Result<usize, Overflow> {
     let simd = front.simd;
     let first = front.g.len();
@@ -302,6 +324,9 @@ fn pipelined(
             }
             published.lock().expect("a worker panicked").update(&front);
             progress.store(front.g.len(), Ordering::Release);
+            if checks.stop_at(front.g) {
+                break;
+            }
         }
         Ok(handed_over)
     };
@@ -664,7 +689,8 @@ mod tests {
                     for block in [8, 16, 64] {
                         let mut g = expected[..2 * block].to_vec();
                         let front = Front::start(simd, &rules, &mut g);
-                        handed_total += pipelined(&rules, front, max_heap, &sched, block).unwrap();
+                        handed_total +=
+                            pipelined(&rules, front, max_heap, &sched, block, &mut Checkpoints::none()).unwrap();
                         assert_eq!(g, expected, "{rules:?}, blocks of {block}, {threads} threads, {}", simd.name());
                     }
                 }

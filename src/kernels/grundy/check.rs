@@ -3,6 +3,7 @@
 //! with values past 64), on every size up to a bound, grown in one step and in several,
 //! on every SIMD backend this CPU has.
 
+use super::Checkpoints;
 use super::blocks::{Layout, grundy_lag_blocks_in, grundy_lag_blocks_with};
 use super::parallel::grundy_blocks;
 use super::{GrundyVariant, Rules, grundy_naive};
@@ -112,7 +113,7 @@ pub fn check_pipelined_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<
         for block in [8, 64] {
             let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
             check_with(&format!("pipelined blocks of {block}"), max_heap, 3, &|rules, g, to| {
-                grundy_lag_blocks_in(rules, g, to, sched, layout).map_err(|e| e.to_string())
+                grundy_lag_blocks_in(rules, g, to, sched, layout, &mut Checkpoints::none()).map_err(|e| e.to_string())
             })?;
         }
         Ok(())

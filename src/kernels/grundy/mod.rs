@@ -26,7 +26,7 @@ pub mod search;
 pub mod sparse;
 
 pub use bitset::grundy_bitset;
-pub use blocks::grundy_lag_blocks;
+pub use blocks::{grundy_lag_blocks, grundy_lag_blocks_checked};
 pub use naive::grundy_naive;
 pub use parallel::grundy_parallel;
 pub use sparse::{SparseSplit, grundy_sparse, sparse_split};
@@ -130,6 +130,53 @@ pub(crate) fn store(v: u32, heap: usize) -> Result<u16, Overflow> {
     u16::try_from(v).map_err(|_| Overflow { heap })
 }
 
+/// What a run does at a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// Stop here: the table is long enough.
+    Stop,
+    /// Go on, and check again once the table holds this many values.
+    Next(usize),
+}
+
+/// Where a run offers its table to a check that may end it early (the doubling of a
+/// table that is certified as it grows). A run offers the table each time it holds at
+/// least `next` values, at a point of its choosing past that (the end of a block), and
+/// goes on with the run's own state: restarting a kernel per step would pay its set-up
+/// again, and on two threads wake a parked worker (milliseconds on a busy host).
+pub struct Checkpoints<'a> {
+    next: usize,
+    check: Option<&'a mut CheckFn<'a>>,
+}
+
+/// The check of [`Checkpoints`]: sees the table, says whether to stop.
+pub type CheckFn<'a> = dyn FnMut(&[u16]) -> Checkpoint + Send + 'a;
+
+impl<'a> Checkpoints<'a> {
+    /// No checkpoints: the run goes to its end.
+    pub fn none() -> Self {
+        Checkpoints { next: usize::MAX, check: None }
+    }
+
+    /// Checkpoints from a table of `first` values on, the next ones named by `check`.
+    pub fn new(first: usize, check: &'a mut CheckFn<'a>) -> Self {
+        Checkpoints { next: first, check: Some(check) }
+    }
+
+    /// Whether a run whose table is `g` stops here (checked once `g` reaches the next
+    /// checkpoint).
+    pub(crate) fn stop_at(&mut self, g: &[u16]) -> bool {
+        let Some(check) = self.check.as_mut().filter(|_| g.len() >= self.next) else { return false };
+        match check(g) {
+            Checkpoint::Stop => true,
+            Checkpoint::Next(next) => {
+                self.next = next.max(g.len() + 1);
+                false
+            }
+        }
+    }
+}
+
 variant_enum! {
     /// The Grundy-value implementations.
     pub enum GrundyVariant {
@@ -164,6 +211,32 @@ impl GrundyVariant {
             GrundyVariant::Sparse => grundy_sparse(sched.simd(), rules, g, max_heap),
             GrundyVariant::Parallel => grundy_parallel(rules, g, max_heap, sched),
             GrundyVariant::Blocks => grundy_lag_blocks(rules, g, max_heap, sched),
+        }
+    }
+
+    /// [`Self::extend`], offering the table to `checks`, which may end the run early.
+    /// `blocks` offers it at the end of a block and keeps its state; the other variants
+    /// are extended from one checkpoint to the next.
+    ///
+    /// # Errors
+    /// As [`Self::extend`].
+    pub fn extend_checked(
+        self,
+        rules: &Rules,
+        g: &mut Vec<u16>,
+        max_heap: usize,
+        sched: &Scheduler,
+        checks: &mut Checkpoints<'_>,
+    ) -> Result<(), Overflow> {
+        if self == GrundyVariant::Blocks {
+            g.reserve_exact((max_heap + 1).saturating_sub(g.len()));
+            return grundy_lag_blocks_checked(rules, g, max_heap, sched, checks);
+        }
+        loop {
+            self.extend(rules, g, checks.next.saturating_sub(1).min(max_heap), sched)?;
+            if g.len() > max_heap || checks.stop_at(g) {
+                return Ok(());
+            }
         }
     }
 
