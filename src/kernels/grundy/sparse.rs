@@ -284,27 +284,42 @@ fn last_below(rare: &[u32], limit: usize) -> usize {
 
 /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
 ///
-/// While the seen set is at most four words (values below 256), the marks go to four
-/// accumulators held in registers, one per word, selected without branches: a store to
-/// the seen words for every pair would chain each pair to the previous one through memory.
+/// While the seen set is at most four words (values below 256), the marks go to that
+/// many accumulators held in registers, one per word, selected without branches: a store
+/// to the seen words for every pair would chain each pair to the previous one through
+/// memory.
 #[inline]
 fn mark_rare_pairs(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
-    if seen.words.len() <= 4 {
-        let mut acc = [0u64; 4];
-        for &r in rare {
-            let v = (g[r as usize] ^ g[rest - r as usize]) as u32;
-            let bit = 1u64 << (v & 63);
+    match seen.words.len() {
+        1 => mark_rare_pairs_in::<1>(g, rest, rare, seen),
+        2 => mark_rare_pairs_in::<2>(g, rest, rare, seen),
+        3 | 4 => mark_rare_pairs_in::<4>(g, rest, rare, seen),
+        _ => {
+            for &r in rare {
+                seen.insert((g[r as usize] ^ g[rest - r as usize]) as u32);
+            }
+        }
+    }
+}
+
+/// [`mark_rare_pairs`] into `W` register accumulators (the seen set has at most `W`
+/// words, so every value is below `64 W`).
+#[inline(always)]
+fn mark_rare_pairs_in<const W: usize>(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
+    let mut acc = [0u64; W];
+    for &r in rare {
+        let v = (g[r as usize] ^ g[rest - r as usize]) as u32;
+        let bit = 1u64 << (v & 63);
+        if W == 1 {
+            acc[0] |= bit;
+        } else {
             for (w, a) in acc.iter_mut().enumerate() {
                 *a |= if v >> 6 == w as u32 { bit } else { 0 };
             }
         }
-        for (word, a) in seen.words.iter_mut().zip(acc) {
-            *word |= a;
-        }
-    } else {
-        for &r in rare {
-            seen.insert((g[r as usize] ^ g[rest - r as usize]) as u32);
-        }
+    }
+    for (word, a) in seen.words.iter_mut().zip(acc) {
+        *word |= a;
     }
 }
 
