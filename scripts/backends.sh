@@ -65,9 +65,10 @@ done
 declare -A walls=()
 for _ in $(seq "$rounds"); do
   for level in $levels; do
-    start=$(date +%s%N)
+    start=$EPOCHREALTIME
     $bin solve all --threads "$threads" --simd "$level" >/dev/null 2>&1
-    walls[$level]+="$(( $(date +%s%N) - start )) "
+    end=$EPOCHREALTIME
+    walls[$level]+="$(elapsed "$start" "$end" | awk '{ printf "%d", $1 * 1e9 }') "
   done
 done
 for level in $levels; do

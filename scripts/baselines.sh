@@ -33,20 +33,20 @@ mkdir -p results
 # One run of "$@": prints its wall seconds and the first field of its stdout.
 run_timed() {
     local start end answer
-    start=$(date +%s.%N)
+    start=$EPOCHREALTIME
     answer=$("$@" 2>/dev/null | head -n 1 | cut -d' ' -f1)
-    end=$(date +%s.%N)
-    echo "$(echo "$end - $start" | bc -l) $answer"
+    end=$EPOCHREALTIME
+    echo "$(elapsed "$start" "$end") $answer"
 }
 
 # One `gamecount solve --json` run: prints its wall seconds, its answer and the compute
 # seconds it reports.
 run_ours() {
     local start end line
-    start=$(date +%s.%N)
+    start=$EPOCHREALTIME
     line=$("$gamecount" solve "$@" --simd "$simd" --json 2>/dev/null | head -n 1)
-    end=$(date +%s.%N)
-    echo "$(echo "$end - $start" | bc -l) $(sed -n 's/.*"answer":\([0-9]*\).*/\1/p' <<<"$line") $(sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p' <<<"$line")"
+    end=$EPOCHREALTIME
+    echo "$(elapsed "$start" "$end") $(sed -n 's/.*"answer":\([0-9]*\).*/\1/p' <<<"$line") $(sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p' <<<"$line")"
 }
 
 

@@ -16,3 +16,8 @@ short_commit() { git rev-parse --short HEAD 2>/dev/null || echo unknown; }
 # The median of the numbers on stdin, one per line (the mean of the middle two for an
 # even count).
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Seconds from START to END, two readings of $EPOCHREALTIME (bash's clock: reading it
+# starts no process, where a `$(date ...)` around a timed command adds the start of
+# `date`, a millisecond or more, to the time measured).
+elapsed() { echo "$2 - $1" | bc -l; }
