@@ -26,7 +26,7 @@ out=${OUT:-results/octal-baseline.csv}
 cpu="$(cpu_name)"
 commit=$(short_commit)
 
-wall() { local start end; start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+wall() { local start end; start=$EPOCHREALTIME; "$@" >/dev/null 2>&1; end=$EPOCHREALTIME; elapsed "$start" "$end"; }
 
 echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,computed_heaps,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
 for game in $games; do
