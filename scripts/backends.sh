@@ -68,7 +68,7 @@ for _ in $(seq "$rounds"); do
     start=$EPOCHREALTIME
     $bin solve all --threads "$threads" --simd "$level" >/dev/null 2>&1
     end=$EPOCHREALTIME
-    walls[$level]+="$(elapsed "$start" "$end" | awk '{ printf "%d", $1 * 1e9 }') "
+    walls[$level]+="$(( $(elapsed_us "$start" "$end") * 1000 )) "
   done
 done
 for level in $levels; do

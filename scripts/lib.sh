@@ -19,5 +19,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 # Seconds from START to END, two readings of $EPOCHREALTIME (bash's clock: reading it
 # starts no process, where a `$(date ...)` around a timed command adds the start of
-# `date`, a millisecond or more, to the time measured).
-elapsed() { echo "$2 - $1" | bc -l; }
+# `date`, a millisecond or more, to the time measured). Whole microseconds in bash's
+# integers: no bc, no awk (mawk's %d stops at 2^31), and either decimal separator.
+elapsed_us() { echo $(( ${2/[.,]/} - ${1/[.,]/} )); }
+elapsed() { local us; us=$(elapsed_us "$1" "$2"); printf '%d.%06d\n' $((us / 1000000)) $((us % 1000000)); }
