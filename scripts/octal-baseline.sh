@@ -28,7 +28,7 @@ commit=$(short_commit)
 
 wall() { local start end; start=$EPOCHREALTIME; "$@" >/dev/null 2>&1; end=$EPOCHREALTIME; elapsed "$start" "$end"; }
 
-echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,computed_heaps,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
+echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,copied_from,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
 for game in $games; do
   cpp="" ours="" every=""
   for _ in $(seq "$rounds"); do
@@ -41,10 +41,10 @@ for game in $games; do
   e=$(tr ' ' '\n' <<<"$every" | grep . | median)
   json=$("$bin" grundy "$game" --heaps "$heaps" --json 2>/dev/null)
   kernel=$(sed -n 's/.*"kernel":"\([^"]*\)".*/\1/p' <<<"$json")
-  computed=$(sed -n 's/.*"computed_heaps":\([0-9]*\).*/\1/p' <<<"$json")
+  copied=$(sed -n 's/.*"copied_from":\([0-9a-z]*\).*/\1/p' <<<"$json")
   speedup=$(echo "$c / $g" | bc -l)
   every_speedup=$(echo "$c / $e" | bc -l)
-  printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s, %s heaps computed)  ratio %.2f;  every heap %.3f s  ratio %.2f\n' \
-    "$game" "$heaps" "$c" "$g" "$kernel" "$computed" "$speedup" "$e" "$every_speedup"
-  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$computed,$e,$(printf '%.2f' "$every_speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s, copied from heap %s)  ratio %.2f;  every heap %.3f s  ratio %.2f\n' \
+    "$game" "$heaps" "$c" "$g" "$kernel" "$copied" "$speedup" "$e" "$every_speedup"
+  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$copied,$e,$(printf '%.2f' "$every_speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
 done

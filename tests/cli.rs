@@ -830,19 +830,35 @@ fn grundy_copies_the_heaps_past_a_certified_period_as_computed_ones() {
         let out = gamecount(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         let mut value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-        let computed_heaps = value["computed_heaps"].as_u64().unwrap();
-        value.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "seconds" | "computed_heaps"));
-        (value, computed_heaps)
+        let copied_from = value["copied_from"].as_u64();
+        value.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "seconds" | "copied_from"));
+        (value, copied_from)
     };
     let (by_period, from) = run(&copied, &[]);
-    let (every_heap, all) = run(&computed, &["--every-heap"]);
+    let (every_heap, none) = run(&computed, &["--every-heap"]);
     assert_eq!((by_period["preperiod"].as_u64(), by_period["period"].as_u64()), (Some(3479), Some(349)));
+    let from = from.expect("copied");
     assert!((7600..20_000).contains(&from), "{from}");
-    assert_eq!(all, 100_001);
+    assert_eq!(none, None);
     assert_eq!(by_period, every_heap);
     assert_eq!(std::fs::read(&copied).unwrap(), std::fs::read(&computed).unwrap());
     let line = stdout(&gamecount(&["grundy", "0.156", "--heaps", "100000"]));
     assert!(line.contains(&format!("G(n) for n >= {from} copied from the period")), "{line}");
+    // --until-periodic computes every heap: nothing copied, and the line says nothing.
+    let out = gamecount(&["grundy", "0.156", "--until-periodic", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(value["copied_from"].is_null() && value["certified"] == true, "{value}");
+    let line = stdout(&gamecount(&["grundy", "0.156", "--until-periodic"]));
+    assert!(!line.contains("copied"), "{line}");
+    // solve octal counts from the copied table what it counts from the computed one.
+    let count = |extra: &[&str]| {
+        let mut args = vec!["solve", "octal", "--game", "0.156", "--heaps", "100000", "--components", "3"];
+        args.extend_from_slice(extra);
+        let out = gamecount(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert_eq!(count(&[]), count(&["--every-heap"]));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -98,7 +98,8 @@ enum Command {
         out: Option<std::path::PathBuf>,
         /// Compute every heap with the kernel. By default an octal game's table is
         /// certified as it doubles, and once a period is certified the heaps past it are
-        /// copied from the period (the theorem makes them equal).
+        /// copied from the period (the theorem makes them equal; JSON `copied_from` is
+        /// the first heap copied). --until-periodic computes every heap in any case.
         #[arg(long)]
         every_heap: bool,
         #[command(flatten)]
@@ -180,6 +181,10 @@ enum SolveCommand {
         /// when it does not fit in 128 bits).
         #[arg(long, value_name = "P", value_parser = up_to(octal::MODULUS_LIMIT - 1), allow_hyphen_values = true)]
         modulus: Option<u64>,
+        /// Compute every heap's value with the kernel, where by default those past a
+        /// certified period are copied from it (as in `gamecount grundy`).
+        #[arg(long)]
+        every_heap: bool,
         #[command(flatten)]
         run: RunOptions,
     },
@@ -397,8 +402,9 @@ fn solve(command: SolveCommand) -> Result<(), Failure> {
             let params = cards::CardsParams::new(cards, suits, modulus)?;
             (Request::Cards(params, cards::CardsKernel::parse(run.kernel.as_deref(), &params)?), run)
         }
-        SolveCommand::Octal { game, heaps, components, modulus, run } => {
-            return solve_octal(&game, heaps, components, modulus, &run);
+        SolveCommand::Octal { game, heaps, components, modulus, every_heap, run } => {
+            let reach = if every_heap { octal::Reach::EveryHeap } else { octal::Reach::ByPeriod };
+            return solve_octal(&game, heaps, components, modulus, reach, &run);
         }
         SolveCommand::Coins { stacks, height, modulus, run } => {
             let params = coins::CoinsParams::new(stacks, height, modulus)?;
@@ -480,7 +486,7 @@ fn grundy(
             "rare_count": report.sparse.map(|s| s.rare_count),
             "last_rare": report.sparse.and_then(|s| s.last_rare),
             "zeros": report.zeros,
-            "computed_heaps": computed,
+            "copied_from": (computed < g.len()).then_some(computed),
             "seconds": seconds,
             "kernel": variant.name(),
             "threads": sched.threads(),
@@ -498,7 +504,14 @@ fn grundy(
 
 /// `solve octal`: the count of the losing sums, exact (a JSON number of up to 128 bits)
 /// or modulo `--modulus`.
-fn solve_octal(game: &str, heaps: u64, components: u64, modulus: Option<u64>, run: &RunOptions) -> Result<(), Failure> {
+fn solve_octal(
+    game: &str,
+    heaps: u64,
+    components: u64,
+    modulus: Option<u64>,
+    reach: octal::Reach,
+    run: &RunOptions,
+) -> Result<(), Failure> {
     let problem = ProblemId::Octal;
     output::set_current_problem(Some(problem));
     let params = octal::OctalParams::new(game, heaps, components, modulus)?;
@@ -508,7 +521,7 @@ fn solve_octal(game: &str, heaps: u64, components: u64, modulus: Option<u64>, ru
     crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     header(&sched);
     let start = Instant::now();
-    let count = octal::solve_octal(&params, variant, &sched)?;
+    let count = octal::solve_octal(&params, variant, reach, &sched)?;
     let seconds = start.elapsed().as_secs_f64();
     let answer = match count {
         octal::Count::Exact(x) => x.to_string(),

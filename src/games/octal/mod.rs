@@ -126,9 +126,11 @@ pub enum Certificate {
 pub fn certify(g: &[u16], k: usize) -> Certificate {
     let Some(n) = g.len().checked_sub(1) else { return Certificate::None };
     // Known run starts of multiples of long runs: G(x) = G(x + p) for x >= hints[p]
-    // (`NO_HINT`: none). Indexed by `p`, made at the first long run: a hash map's lookup
-    // per `p` cost more than the scans themselves. Starts fit in 32 bits (`MAX_HEAPS`).
+    // (`NO_HINT`: none). Indexed by `p`, grown to the largest multiple hinted: a hash
+    // map's lookup per `p` cost more than the scans themselves. Starts fit in 32 bits
+    // (`MAX_HEAPS`).
     const NO_HINT: u32 = u32::MAX;
+    debug_assert!(n < NO_HINT as usize);
     let mut hints: Vec<u32> = Vec::new();
     let mut candidate: Option<Period> = None;
     let mut p = 1;
@@ -145,10 +147,10 @@ pub fn certify(g: &[u16], k: usize) -> Certificate {
         }
         if top + 1 - start >= 2 * p {
             candidate.get_or_insert(Period { preperiod: start, period: p });
-            if hints.is_empty() {
-                hints = vec![NO_HINT; (n + 1).saturating_sub(2 + k) / 2 + 1];
-            }
             for multiple in (2 * p..).step_by(p).take_while(|&m| 2 + 2 * m + k <= n + 1) {
+                if hints.len() <= multiple {
+                    hints.resize(multiple + 1, NO_HINT);
+                }
                 hints[multiple] = hints[multiple].min(start as u32);
             }
         }
@@ -285,26 +287,42 @@ pub fn values(
     }
     let k = game.rules.max_removed();
     let mut period = None;
-    let mut check = |g: &[u16]| match certify(g, k) {
-        Certificate::Certified(p) => {
+    let mut check = |g: &[u16]| {
+        let certificate = certify(g, k);
+        if let Certificate::Certified(p) = certificate {
             period = Some(p.period);
-            Checkpoint::Stop
         }
-        // A candidate in sight: check again at the length its certificate needs, if
-        // that comes before the doubled table.
-        Certificate::Candidate { heaps_needed, .. } => Checkpoint::Next((2 * g.len()).min(heaps_needed as usize + 1)),
-        Certificate::None => Checkpoint::Next(2 * g.len()),
+        next_check(certificate, g.len())
     };
     let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
     variant.extend_checked(&game.rules, &mut g, last, sched, &mut checks).map_err(|e| overflow(problem, e))?;
     let computed = g.len();
     if let Some(p) = period {
-        // G(x) = G(x - p) for x - p >= e, and the certified table covers x < 2e + 2p + k.
-        for x in computed..=last {
-            g.push(g[x - p]);
-        }
+        extend_by_period(&mut g, p, last);
     }
+    debug_assert_eq!(g.len(), last + 1);
     Ok(Values { g, computed })
+}
+
+/// Extends a table that certifies `period` to `G(0..=last)` by the period.
+fn extend_by_period(g: &mut Vec<u16>, period: usize, last: usize) {
+    // G(x) = G(x - p) for x - p >= e, and the certified table covers x < 2e + 2p + k.
+    for x in g.len()..=last {
+        g.push(g[x - period]);
+    }
+}
+
+/// After the certificate of a table of `len` values: stop when certified, else check
+/// again at the doubled length, or sooner at the length a candidate period's
+/// certificate needs, but not before an eighth more (each check reads the table).
+fn next_check(certificate: Certificate, len: usize) -> Checkpoint {
+    let doubled = len.saturating_mul(2);
+    let next = match certificate {
+        Certificate::Certified(_) => return Checkpoint::Stop,
+        Certificate::Candidate { heaps_needed, .. } => doubled.min((heaps_needed as usize).saturating_add(1)),
+        Certificate::None => doubled,
+    };
+    Checkpoint::Next(next.max(len + len / 8))
 }
 
 fn overflow(problem: ProblemId, e: Overflow) -> InputError {
@@ -492,8 +510,13 @@ impl OctalParams {
 }
 
 /// `solve octal`: the values, then the count.
-pub fn solve_octal(params: &OctalParams, variant: GrundyVariant, sched: &Scheduler) -> Result<Count, InputError> {
-    let table = values(&params.game, params.heaps, variant, Reach::ByPeriod, ProblemId::Octal, sched)?;
+pub fn solve_octal(
+    params: &OctalParams,
+    variant: GrundyVariant,
+    reach: Reach,
+    sched: &Scheduler,
+) -> Result<Count, InputError> {
+    let table = values(&params.game, params.heaps, variant, reach, ProblemId::Octal, sched)?;
     count_p_positions(&table.g, params.components, params.modulus, sched)
 }
 
@@ -607,6 +630,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_checks_double_or_meet_a_candidate_but_never_crawl() {
+        let period = Period { preperiod: 5, period: 7 };
+        let candidate = |heaps_needed| Certificate::Candidate { period, heaps_needed };
+        assert_eq!(next_check(Certificate::Certified(period), 4096), Checkpoint::Stop);
+        assert_eq!(next_check(Certificate::None, 4096), Checkpoint::Next(8192));
+        assert_eq!(next_check(candidate(6000), 4096), Checkpoint::Next(6001));
+        assert_eq!(next_check(candidate(20_000), 4096), Checkpoint::Next(8192));
+        assert_eq!(next_check(candidate(4100), 4096), Checkpoint::Next(4096 + 512));
+    }
+
+    #[test]
+    fn a_pipelined_run_stops_at_its_certificate_and_the_copy_is_exact() {
+        use crate::kernels::grundy::blocks::{Layout, grundy_lag_blocks_in};
+        // The marks on the second thread from the first block on, stopped by the
+        // certificate inside the pipeline (0.156 is certified near 8000 heaps).
+        let sched = Scheduler::new(Some(2)).unwrap();
+        let pipelined = Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
+        let game = Game::parse("0.156", ProblemId::Grundy).unwrap();
+        let k = game.rules.max_removed();
+        let mut period = None;
+        let mut check = |g: &[u16]| {
+            let certificate = certify(g, k);
+            if let Certificate::Certified(p) = certificate {
+                period = Some(p.period);
+            }
+            next_check(certificate, g.len())
+        };
+        let mut g = Vec::new();
+        let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
+        grundy_lag_blocks_in(&game.rules, &mut g, 12_000, &sched, pipelined, &mut checks).unwrap();
+        assert!(g.len() < 12_001, "{}", g.len());
+        extend_by_period(&mut g, period.expect("certified"), 12_000);
+        assert_eq!(g, GrundyVariant::Naive.values(&game.rules, 12_000, &sched).unwrap());
     }
 
     #[test]
