@@ -24,7 +24,7 @@
 //! block's lags and marks those whose partners lie before the block being computed,
 //! while the first computes it; the first never waits for the second.
 
-use super::sparse::steps::{State, sparse_value};
+use super::sparse::steps::{Marks, OneWord, State, sparse_value};
 use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
@@ -198,14 +198,24 @@ impl<'g> Front<'g> {
         self.short_to.extend((0..block / LANES).map(|group| first_lane_lag(lags, group, 0)));
         let mask = state.mask();
         for (x, marked) in (n0..end).zip(marks.marks.chunks(words)) {
+            let short = &lags[self.short_from[x - n0]..self.short_to[(x - n0) / LANES]];
+            if state.seen_len() <= 64 && state.mask() == mask {
+                // Every value below 32: the seen set in a register (`OneWord`).
+                let mut seen = OneWord(marked[0]);
+                mark_single(rules, g, &marks.single, n0, x, &mut seen);
+                mark_short_lags(g, short, x, &mut seen);
+                let value = store(sparse_value(rules, g, x, state, &mut seen, n0), x)?;
+                g.push(value);
+                state.push(g, x);
+                continue;
+            }
             seen.clear(state.seen_len());
             let far_below = if state.mask() == mask {
                 for (s, &m) in seen.words.iter_mut().zip(marked) {
                     *s |= m;
                 }
                 mark_single(rules, g, &marks.single, n0, x, seen);
-                let offset = x - n0;
-                mark_short_lags(g, &lags[self.short_from[offset]..self.short_to[offset / LANES]], x, seen);
+                mark_short_lags(g, short, x, seen);
                 n0
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
@@ -475,7 +485,7 @@ fn first_lane_lag(lags: &[Lag], group: usize, reach: usize) -> usize {
 /// Marks in `seen` the options of heap `x` from `short`, the lags too short for its lane
 /// group whose partner `x - lag` is below the block.
 #[inline]
-fn mark_short_lags(g: &[u16], short: &[Lag], x: usize, seen: &mut SeenBits) {
+fn mark_short_lags(g: &[u16], short: &[Lag], x: usize, seen: &mut impl Marks) {
     for lag in short {
         seen.insert((g[x - lag.lag as usize] ^ lag.value) as u32);
     }
@@ -484,7 +494,7 @@ fn mark_short_lags(g: &[u16], short: &[Lag], x: usize, seen: &mut SeenBits) {
 /// Marks in `seen` the options of heap `x` from the pairs of `single`: rare `r` with
 /// partner `x - i - r` in `[1, n0)`, not equal to `r` in Grundy's game.
 #[inline]
-fn mark_single(rules: &Rules, g: &[u16], single: &[(usize, usize)], n0: usize, x: usize, seen: &mut SeenBits) {
+fn mark_single(rules: &Rules, g: &[u16], single: &[(usize, usize)], n0: usize, x: usize, seen: &mut impl Marks) {
     for &(i, r) in single {
         let Some(b) = x.checked_sub(i + r) else { continue };
         if (1..n0).contains(&b) && !(rules.unequal && b == r) {

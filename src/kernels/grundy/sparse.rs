@@ -216,12 +216,12 @@ pub fn grundy_sparse(simd: Simd, rules: &Rules, g: &mut Vec<u16>, max_heap: usiz
 /// `far_below` are taken as already marked in `seen` (the parallel variant marks them
 /// beforehand; 0 here for none).
 #[inline]
-pub(crate) fn sparse_value(
+pub(crate) fn sparse_value<M: Marks>(
     rules: &Rules,
     g: &[u16],
     n: usize,
     state: &Sparse,
-    seen: &mut SeenBits,
+    seen: &mut M,
     far_below: usize,
 ) -> u32 {
     rules.mark_simple_options(g, n, |v| {
@@ -250,14 +250,75 @@ pub(crate) fn sparse_value(
                 // Leave out the split into two equal heaps.
                 let half = range.partition_point(|&r| (r as usize) < rest / 2);
                 let skip = half + usize::from(range.get(half) == Some(&((rest / 2) as u32)));
-                mark_rare_pairs(g, rest, &range[..half], seen);
-                mark_rare_pairs(g, rest, &range[skip..], seen);
+                seen.mark_rare_pairs(g, rest, &range[..half]);
+                seen.mark_rare_pairs(g, rest, &range[skip..]);
             } else {
-                mark_rare_pairs(g, rest, range, seen);
+                seen.mark_rare_pairs(g, rest, range);
             }
         }
     }
-    finish_value(rules, g, n, state, seen)
+    seen.finish(rules, g, n, state)
+}
+
+/// A heap's set of seen option values, as the per-heap step marks it (§4.2).
+pub(crate) trait Marks {
+    /// Marks `v`.
+    fn insert(&mut self, v: u32);
+    /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
+    fn mark_rare_pairs(&mut self, g: &[u16], rest: usize, rare: &[u32]);
+    /// `G(n)`: the mex, from the marked options and the search (§4.2).
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32;
+}
+
+impl Marks for SeenBits {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        SeenBits::insert(self, v);
+    }
+    #[inline(always)]
+    fn mark_rare_pairs(&mut self, g: &[u16], rest: usize, rare: &[u32]) {
+        mark_rare_pairs(g, rest, rare, self);
+    }
+    #[inline(always)]
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
+        finish_value(rules, g, n, state, self)
+    }
+}
+
+/// The seen set of a game whose values are all below 32 (`Sparse::seen_values() <= 64`:
+/// the options and the first missing common-type value are below 64) as one word, which
+/// the per-heap step keeps in a register: a set in memory chains every mark to the
+/// previous one through a store and a load.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OneWord(pub u64);
+
+impl Marks for OneWord {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        debug_assert!(v < 64);
+        self.0 |= 1 << (v & 63);
+    }
+    #[inline(always)]
+    fn mark_rare_pairs(&mut self, g: &[u16], rest: usize, rare: &[u32]) {
+        for &r in rare {
+            self.insert((g[r as usize] ^ g[rest - r as usize]) as u32);
+        }
+    }
+    #[inline(always)]
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
+        debug_assert!(state.seen_values() <= 64);
+        let limit = state.seen_values() as u32;
+        let open = state.common[state.position(n) as usize][0] & !self.0;
+        let candidate = if open == 0 { limit } else { open.trailing_zeros().min(limit) };
+        let below = if candidate == 64 { u64::MAX } else { (1u64 << candidate) - 1 };
+        // The rare-type values below the candidate not seen (§4.2).
+        let mut missing = [!self.0 & below];
+        if missing[0] == 0 {
+            return candidate;
+        }
+        search_pairs(state.simd, rules, g, n, &mut missing, true);
+        if missing[0] == 0 { candidate } else { missing[0].trailing_zeros() }
+    }
 }
 
 /// The number of heaps of the ascending `rare` below `limit`: counted up from the start
@@ -366,7 +427,7 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
 /// What the parallel variant needs of the method: the state and its per-heap steps.
 pub(crate) mod steps {
     pub(crate) use super::Sparse as State;
-    pub(crate) use super::sparse_value;
+    pub(crate) use super::{Marks, OneWord, sparse_value};
 
     impl State {
         pub(crate) fn start(simd: super::Simd, rules: &super::Rules, g: &[u16]) -> Self {
