@@ -37,7 +37,7 @@ for game in $games; do
     simd=""
     for _ in $(seq "$rounds"); do
       for v in "${variants[@]}"; do
-        line=$("$bin" grundy "$game" --heaps "$heaps" --kernel "$v" --threads "$threads" --json 2>/dev/null)
+        line=$("$bin" grundy "$game" --heaps "$heaps" --every-heap --kernel "$v" --threads "$threads" --json 2>/dev/null)
         times[$v]+="$(field seconds <<<"$line") "
         simd=$(field simd <<<"$line")
       done

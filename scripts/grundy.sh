@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Times `gamecount grundy` on the games of the README: the four checkpoints and 0.354
 # certified (`--until-periodic`), and 0.16, 0.354 and Grundy's game at fixed sizes, on each
-# kernel that applies there; fresh processes, the runs of one row alternated with the
-# other rows of its round, the median and the minimum of the compute time the binary
-# reports. Writes results/grundy.csv, every row naming the CPU and the commit.
+# kernel that applies there (0.16 to 10^6 both with every heap computed and by default,
+# which copies the heaps past its certified period); fresh processes, the runs of one row
+# alternated with the other rows of its round, the median and the minimum of the compute
+# time the binary reports. Writes results/grundy.csv, every row naming the CPU and the
+# commit.
 #
 #   scripts/grundy.sh               # 2 threads, 7 rounds (3 for the long rows)
 #   ROUNDS=11 scripts/grundy.sh
@@ -27,7 +29,8 @@ rows=(
   "0.137|--until-periodic||"
   "0.156|--until-periodic||"
   "0.16|--heaps 65536|bitset sparse parallel blocks|"
-  "0.16|--heaps 1000000|sparse parallel blocks|long"
+  "0.16|--heaps 1000000 --every-heap|sparse parallel blocks|long"
+  "0.16|--heaps 1000000||long"
   "0.16|--until-periodic|sparse blocks|long"
   "0.354|--heaps 1000000|sparse parallel blocks|long"
   "0.354|--until-periodic||long"
