@@ -783,24 +783,33 @@ fn grundy_certifies_the_checkpoints_of_winning_ways() {
 
 #[test]
 fn grundy_values_do_not_depend_on_the_kernel_threads_or_backend() {
-    let base = stdout(&gamecount(&["grundy", "0.354", "--heaps", "40000", "--kernel", "naive", "--threads", "1"]));
-    for kernel in ["bitset", "sparse", "parallel"] {
+    // Whole tables of 0.354 (values up to 113: the seen sets of two and four words) and
+    // of 0.16 (below 32: one word) against naive, every kernel on the portable backend,
+    // and the default on every backend this CPU runs, on one and two threads.
+    let dir = std::env::temp_dir().join(format!("gamecount-grundy-kernels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = |game: &str, extra: &[&str]| {
+        let path = dir.join("values.txt");
+        let mut args = vec!["grundy", game, "--heaps", "40000", "--every-heap", "--out", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = gamecount(&args);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        (stdout(&out), std::fs::read(&path).unwrap())
+    };
+    for game in ["0.354", "0.16"] {
+        let base = table(game, &["--kernel", "naive", "--threads", "1"]);
         for threads in ["1", "2"] {
-            let out = gamecount(&[
-                "grundy",
-                "0.354",
-                "--heaps",
-                "40000",
-                "--kernel",
-                kernel,
-                "--threads",
-                threads,
-                "--simd",
-                "portable",
-            ]);
-            assert_eq!(stdout(&out), base, "{kernel} on {threads} threads");
+            for kernel in ["bitset", "sparse", "parallel", "blocks"] {
+                let run = ["--kernel", kernel, "--threads", threads, "--simd", "portable"];
+                assert!(table(game, &run) == base, "{game}: {kernel} on {threads} threads");
+            }
+            for level in detected_levels() {
+                let run = ["--threads", threads, "--simd", level.as_str()];
+                assert!(table(game, &run) == base, "{game}: the default on {level}, {threads} threads");
+            }
         }
     }
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -24,7 +24,7 @@
 //! block's lags and marks those whose partners lie before the block being computed,
 //! while the first computes it; the first never waits for the second.
 
-use super::sparse::steps::{Marks, OneWord, State, sparse_value};
+use super::sparse::steps::{Marks, State, Words, sparse_value};
 use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
 use crate::simd::Simd;
@@ -199,35 +199,52 @@ impl<'g> Front<'g> {
         let mask = state.mask();
         for (x, marked) in (n0..end).zip(marks.marks.chunks(words)) {
             let short = &lags[self.short_from[x - n0]..self.short_to[(x - n0) / LANES]];
-            if state.seen_len() <= 64 && state.mask() == mask {
-                // Every value below 32: the seen set in a register (`OneWord`).
-                let mut seen = OneWord(marked[0]);
-                mark_single(rules, g, &marks.single, n0, x, &mut seen);
-                mark_short_lags(g, short, x, &mut seen);
-                let value = store(sparse_value(rules, g, x, state, &mut seen, n0), x)?;
-                g.push(value);
-                state.push(g, x);
-                continue;
-            }
-            seen.clear(state.seen_len());
-            let far_below = if state.mask() == mask {
-                for (s, &m) in seen.words.iter_mut().zip(marked) {
-                    *s |= m;
+            let value = if state.mask() == mask {
+                let single = &marks.single[..];
+                // Values below 128: the seen set in registers (`Words`).
+                match state.seen_len() {
+                    ..=64 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<1>::from_marks(marked)),
+                    128 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<2>::from_marks(marked)),
+                    256 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<4>::from_marks(marked)),
+                    _ => {
+                        seen.clear(state.seen_len());
+                        for (s, &m) in seen.words.iter_mut().zip(marked) {
+                            *s |= m;
+                        }
+                        heap_value(rules, g, state, single, n0, x, short, seen)
+                    }
                 }
-                mark_single(rules, g, &marks.single, n0, x, seen);
-                mark_short_lags(g, short, x, seen);
-                n0
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
                 // values are options all the same, but not all the needed ones).
-                0
+                seen.clear(state.seen_len());
+                sparse_value(rules, g, x, state, seen, 0)
             };
-            let value = store(sparse_value(rules, g, x, state, seen, far_below), x)?;
-            g.push(value);
+            g.push(store(value, x)?);
             state.push(g, x);
         }
         Ok(())
     }
+}
+
+/// `G(x)` for heap `x` of the block at `n0`, whose lag marks `seen` holds: the pairs
+/// of `single` and the `short` lags marked, then the sparse-space step with the rare
+/// pairs whose partners lie in the block.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn heap_value<M: Marks>(
+    rules: &Rules,
+    g: &[u16],
+    state: &State,
+    single: &[(usize, usize)],
+    n0: usize,
+    x: usize,
+    short: &[Lag],
+    seen: &mut M,
+) -> u32 {
+    mark_single(rules, g, single, n0, x, seen);
+    mark_short_lags(g, short, x, seen);
+    sparse_value(rules, g, x, state, seen, n0)
 }
 
 /// See [`Front::lag_key`].

@@ -285,18 +285,34 @@ impl Marks for SeenBits {
     }
 }
 
-/// The seen set of a game whose values are all below 32 (`Sparse::seen_values() <= 64`:
-/// the options and the first missing common-type value are below 64) as one word, which
-/// the per-heap step keeps in a register: a set in memory chains every mark to the
-/// previous one through a store and a load.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct OneWord(pub u64);
+/// The seen set of a game whose values are all below `32 W` (`Sparse::seen_values() <=
+/// 64 W`: the options and the first missing common-type value are below `64 W`), as `W`
+/// words the per-heap step keeps in registers: a set in memory chains every mark to the
+/// previous one through a store and a load. `W` is 1, 2 or 4.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Words<const W: usize>(pub [u64; W]);
 
-impl Marks for OneWord {
+impl<const W: usize> Words<W> {
+    /// The set holding the words of `marked` (at most `W`).
+    #[inline(always)]
+    pub(crate) fn from_marks(marked: &[u64]) -> Self {
+        Words(std::array::from_fn(|w| marked.get(w).copied().unwrap_or(0)))
+    }
+}
+
+impl<const W: usize> Marks for Words<W> {
     #[inline(always)]
     fn insert(&mut self, v: u32) {
-        debug_assert!(v < 64);
-        self.0 |= 1 << (v & 63);
+        debug_assert!(v < 64 * W as u32);
+        let bit = 1u64 << (v & 63);
+        if W == 1 {
+            self.0[0] |= bit;
+        } else {
+            // The word selected without a branch or an indexed store.
+            for (w, word) in self.0.iter_mut().enumerate() {
+                *word |= if v >> 6 == w as u32 { bit } else { 0 };
+            }
+        }
     }
     #[inline(always)]
     fn mark_rare_pairs(&mut self, g: &[u16], rest: usize, rare: &[u32]) {
@@ -306,18 +322,32 @@ impl Marks for OneWord {
     }
     #[inline(always)]
     fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
-        debug_assert!(state.seen_values() <= 64);
         let limit = state.seen_values() as u32;
-        let open = state.common[state.position(n) as usize][0] & !self.0;
-        let candidate = if open == 0 { limit } else { open.trailing_zeros().min(limit) };
-        let below = if candidate == 64 { u64::MAX } else { (1u64 << candidate) - 1 };
-        // The rare-type values below the candidate not seen (§4.2).
-        let mut missing = [!self.0 & below];
-        if missing[0] == 0 {
+        debug_assert!(limit as usize <= 64 * W);
+        let common = &state.common[state.position(n) as usize];
+        // The least unseen common-type value, and the rare-type ones below it (§4.2).
+        let mut candidate = limit;
+        for (w, (&seen, &common)) in self.0.iter().zip(common).enumerate() {
+            let open = common & !seen;
+            if open != 0 {
+                candidate = (64 * w as u32 + open.trailing_zeros()).min(limit);
+                break;
+            }
+        }
+        let mut missing: [u64; W] = std::array::from_fn(|w| {
+            let below = candidate.saturating_sub(64 * w as u32).min(64);
+            !self.0[w] & if below == 64 { u64::MAX } else { (1u64 << below) - 1 }
+        });
+        if missing.iter().all(|&m| m == 0) {
             return candidate;
         }
-        search_pairs(state.simd, rules, g, n, &mut missing, true);
-        if missing[0] == 0 { candidate } else { missing[0].trailing_zeros() }
+        // The search's missing set as narrow as the candidate allows (1, 2 or 4 words).
+        let width = (candidate as usize).div_ceil(64).max(1).next_power_of_two().min(W);
+        search_pairs(state.simd, rules, g, n, &mut missing[..width], state.bits <= 8);
+        match missing[..width].iter().position(|&m| m != 0) {
+            Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
+            None => candidate,
+        }
     }
 }
 
@@ -427,7 +457,7 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
 /// What the parallel variant needs of the method: the state and its per-heap steps.
 pub(crate) mod steps {
     pub(crate) use super::Sparse as State;
-    pub(crate) use super::{Marks, OneWord, sparse_value};
+    pub(crate) use super::{Marks, Words, sparse_value};
 
     impl State {
         pub(crate) fn start(simd: super::Simd, rules: &super::Rules, g: &[u16]) -> Self {
