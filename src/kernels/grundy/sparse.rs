@@ -375,10 +375,9 @@ fn last_below(rare: &[u32], limit: usize) -> usize {
 
 /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
 ///
-/// While the seen set is at most four words (values below 256), the marks go to that
-/// many accumulators held in registers, one per word, selected without branches: a store
-/// to the seen words for every pair would chain each pair to the previous one through
-/// memory.
+/// While the seen set is at most four words (values below 128), the marks go to a
+/// [`Words`] accumulator held in registers, then to the set: a store to the seen words
+/// for every pair would chain each pair to the previous one through memory.
 #[inline]
 fn mark_rare_pairs(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
     match seen.words.len() {
@@ -393,23 +392,13 @@ fn mark_rare_pairs(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
     }
 }
 
-/// [`mark_rare_pairs`] into `W` register accumulators (the seen set has at most `W`
+/// [`mark_rare_pairs`] through a `W`-word accumulator (the seen set has at most `W`
 /// words, so every value is below `64 W`).
 #[inline(always)]
 fn mark_rare_pairs_in<const W: usize>(g: &[u16], rest: usize, rare: &[u32], seen: &mut SeenBits) {
-    let mut acc = [0u64; W];
-    for &r in rare {
-        let v = (g[r as usize] ^ g[rest - r as usize]) as u32;
-        let bit = 1u64 << (v & 63);
-        if W == 1 {
-            acc[0] |= bit;
-        } else {
-            for (w, a) in acc.iter_mut().enumerate() {
-                *a |= if v >> 6 == w as u32 { bit } else { 0 };
-            }
-        }
-    }
-    for (word, a) in seen.words.iter_mut().zip(acc) {
+    let mut acc = Words([0u64; W]);
+    acc.mark_rare_pairs(g, rest, rare);
+    for (word, a) in seen.words.iter_mut().zip(acc.0) {
         *word |= a;
     }
 }
