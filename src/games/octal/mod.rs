@@ -285,23 +285,30 @@ pub fn values(
         variant.extend(&game.rules, &mut g, last, sched).map_err(|e| overflow(problem, e))?;
         return Ok(Values { computed: g.len(), g });
     }
-    let k = game.rules.max_removed();
     let mut period = None;
-    let mut check = |g: &[u16]| {
-        let certificate = certify(g, k);
-        if let Certificate::Certified(p) = certificate {
-            period = Some(p.period);
-        }
-        next_check(certificate, g.len())
-    };
-    let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
-    variant.extend_checked(&game.rules, &mut g, last, sched, &mut checks).map_err(|e| overflow(problem, e))?;
+    {
+        let mut check = certifying_check(game.rules.max_removed(), &mut period);
+        let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
+        variant.extend_checked(&game.rules, &mut g, last, sched, &mut checks).map_err(|e| overflow(problem, e))?;
+    }
     let computed = g.len();
     if let Some(p) = period {
         extend_by_period(&mut g, p, last);
     }
     debug_assert_eq!(g.len(), last + 1);
     Ok(Values { g, computed })
+}
+
+/// The check of a table certified as it grows (game removing at most `k` tokens): the
+/// certificate, the period into `period` once certified, and the next check.
+fn certifying_check(k: usize, period: &mut Option<usize>) -> impl FnMut(&[u16]) -> Checkpoint + Send + '_ {
+    move |g| {
+        let certificate = certify(g, k);
+        if let Certificate::Certified(p) = certificate {
+            *period = Some(p.period);
+        }
+        next_check(certificate, g.len())
+    }
 }
 
 /// Extends a table that certifies `period` to `G(0..=last)` by the period.
@@ -651,18 +658,13 @@ mod tests {
         let sched = Scheduler::new(Some(2)).unwrap();
         let pipelined = Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
         let game = Game::parse("0.156", ProblemId::Grundy).unwrap();
-        let k = game.rules.max_removed();
         let mut period = None;
-        let mut check = |g: &[u16]| {
-            let certificate = certify(g, k);
-            if let Certificate::Certified(p) = certificate {
-                period = Some(p.period);
-            }
-            next_check(certificate, g.len())
-        };
         let mut g = Vec::new();
-        let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
-        grundy_lag_blocks_in(&game.rules, &mut g, 12_000, &sched, pipelined, &mut checks).unwrap();
+        {
+            let mut check = certifying_check(game.rules.max_removed(), &mut period);
+            let mut checks = Checkpoints::new(FIRST_CERTIFIED_HEAPS, &mut check);
+            grundy_lag_blocks_in(&game.rules, &mut g, 12_000, &sched, pipelined, &mut checks).unwrap();
+        }
         assert!(g.len() < 12_001, "{}", g.len());
         extend_by_period(&mut g, period.expect("certified"), 12_000);
         assert_eq!(g, GrundyVariant::Naive.values(&game.rules, 12_000, &sched).unwrap());

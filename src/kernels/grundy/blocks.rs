@@ -53,10 +53,7 @@ struct Lag {
 
 /// Extends `g` to heaps `0..=max_heap` by blocks of lag-marked pairs.
 pub fn grundy_lag_blocks(rules: &Rules, g: &mut Vec<u16>, max_heap: usize, sched: &Scheduler) -> Result<(), Overflow> {
-    let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
-    let layout =
-        Layout { block: BLOCK_HEAPS, bitset_heaps, pipeline_heaps: PIPELINE_HEAPS, pipeline_lags: PIPELINE_LAGS };
-    grundy_lag_blocks_in(rules, g, max_heap, sched, layout, &mut Checkpoints::none())
+    grundy_lag_blocks_checked(rules, g, max_heap, sched, &mut Checkpoints::none())
 }
 
 /// [`grundy_lag_blocks`], offering the table to `checks` at the end of a block.
