@@ -188,11 +188,20 @@ impl<'g> Front<'g> {
         let (g, state, seen, lags) = (&mut *self.g, &mut self.state, &mut self.seen, &marks.lags[..]);
         let words = marks.words;
         // The lags each heap marks itself (§4.5): those above its offset and below its
-        // lane group's bound, found once per block instead of by two searches per heap.
+        // lane group's bound, found once per block by one merge of the offsets with the
+        // ascending lags: `short_from[offset]` counts the lags up to `offset`, and a lane
+        // group's bound `8 (group + 1)` is the count up to its last offset.
         self.short_from.clear();
-        self.short_from.extend((0..block).map(|offset| lags.partition_point(|l| l.lag as usize <= offset)));
+        let mut below = 0;
+        for offset in 0..block {
+            while below < lags.len() && lags[below].lag as usize <= offset {
+                below += 1;
+            }
+            self.short_from.push(below);
+        }
         self.short_to.clear();
-        self.short_to.extend((0..block / LANES).map(|group| first_lane_lag(lags, group, 0)));
+        self.short_to.extend((0..block / LANES).map(|group| self.short_from[group * LANES + LANES - 1]));
+        debug_assert!((0..block / LANES).all(|group| self.short_to[group] == first_lane_lag(lags, group, 0)));
         let mask = state.mask();
         for (x, marked) in (n0..end).zip(marks.marks.chunks(words)) {
             let short = &lags[self.short_from[x - n0]..self.short_to[(x - n0) / LANES]];
@@ -261,6 +270,8 @@ struct BlockMarks {
     lags: Vec<Lag>,
     single: Vec<(usize, usize)>,
     marks: Vec<u64>,
+    /// The lags and single pairs selected, before they replace `lags` and `single`.
+    selected: (Vec<Lag>, Vec<(usize, usize)>),
 }
 
 impl BlockMarks {
@@ -281,7 +292,15 @@ impl BlockMarks {
         let known = g.len();
         debug_assert!(known <= n0);
         (self.n0, self.key, self.words, self.known) = (n0, Some(key), key.2, known);
-        all_lags.select(rules, n0, block, &mut self.lags, &mut self.single);
+        // Written only when they change: in the pipeline the first thread reads them
+        // from another core, and rewriting the same values would move their cache
+        // lines back and forth every block.
+        let (lags, single) = &mut self.selected;
+        all_lags.select(rules, n0, block, lags, single);
+        if *lags != self.lags || *single != self.single {
+            std::mem::swap(lags, &mut self.lags);
+            std::mem::swap(single, &mut self.single);
+        }
         self.marks.clear();
         self.marks.resize(block * self.words, 0);
         mark_lags(simd, g, &self.lags, n0, self.words, &mut self.marks, (n0 - known, usize::MAX));
