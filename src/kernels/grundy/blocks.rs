@@ -207,11 +207,11 @@ impl<'g> Front<'g> {
             let short = &lags[self.short_from[x - n0]..self.short_to[(x - n0) / LANES]];
             let value = if state.mask() == mask {
                 let single = &marks.single[..];
-                // Values below 128: the seen set in registers (`Words`).
-                match state.seen_len() {
-                    ..=64 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<1>::from_marks(marked)),
-                    128 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<2>::from_marks(marked)),
-                    256 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<4>::from_marks(marked)),
+                // Options below 256: the seen set in registers (`Words`).
+                match state.option_words() {
+                    1 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<1>::from_marks(marked)),
+                    2 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<2>::from_marks(marked)),
+                    4 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<4>::from_marks(marked)),
                     _ => {
                         seen.clear(state.seen_len());
                         for (s, &m) in seen.words.iter_mut().zip(marked) {

@@ -285,10 +285,11 @@ impl Marks for SeenBits {
     }
 }
 
-/// The seen set of a game whose values are all below `32 W` (`Sparse::seen_values() <=
-/// 64 W`: the options and the first missing common-type value are below `64 W`), as `W`
-/// words the per-heap step keeps in registers: a set in memory chains every mark to the
-/// previous one through a store and a load. `W` is 1, 2 or 4.
+/// The seen set of a game whose values are all below `64 W` (`Sparse::option_words() <=
+/// W`), as `W` words the per-heap step keeps in registers: a set in memory chains every
+/// mark to the previous one through a store and a load. Only options are marked, so the
+/// words above them, which the candidate may reach (`Sparse::seen_values() <= 128 W`),
+/// are empty and not kept: a mark selects among the option words only. `W` is 1, 2 or 4.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Words<const W: usize>(pub [u64; W]);
 
@@ -297,6 +298,12 @@ impl<const W: usize> Words<W> {
     #[inline(always)]
     pub(crate) fn from_marks(marked: &[u64]) -> Self {
         Words(std::array::from_fn(|w| marked.get(w).copied().unwrap_or(0)))
+    }
+
+    /// Word `w` of the set, zero past the option words.
+    #[inline(always)]
+    fn word(&self, w: usize) -> u64 {
+        self.0.get(w).copied().unwrap_or(0)
     }
 }
 
@@ -323,28 +330,31 @@ impl<const W: usize> Marks for Words<W> {
     #[inline(always)]
     fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
         let limit = state.seen_values() as u32;
-        debug_assert!(limit as usize <= 64 * W);
+        debug_assert!(limit as usize <= 128 * W && state.option_words() <= W);
         let common = &state.common[state.position(n) as usize];
         // The least unseen common-type value, and the rare-type ones below it (§4.2).
         let mut candidate = limit;
-        for (w, (&seen, &common)) in self.0.iter().zip(common).enumerate() {
-            let open = common & !seen;
+        for (w, &common) in common.iter().enumerate() {
+            let open = common & !self.word(w);
             if open != 0 {
                 candidate = (64 * w as u32 + open.trailing_zeros()).min(limit);
                 break;
             }
         }
-        let mut missing: [u64; W] = std::array::from_fn(|w| {
+        // The missing set spans the words below the candidate: at most `2 W`, padded to
+        // a width the search is compiled for (1, 2, 4 or 8 words).
+        let words = (candidate as usize).div_ceil(64).max(1);
+        let mut missing = [0u64; 8];
+        for (w, m) in missing.iter_mut().enumerate().take(words) {
             let below = candidate.saturating_sub(64 * w as u32).min(64);
-            !self.0[w] & if below == 64 { u64::MAX } else { (1u64 << below) - 1 }
-        });
+            *m = !self.word(w) & if below == 64 { u64::MAX } else { (1u64 << below) - 1 };
+        }
         if missing.iter().all(|&m| m == 0) {
             return candidate;
         }
-        // The search's missing set as narrow as the candidate allows (1, 2 or 4 words).
-        let width = (candidate as usize).div_ceil(64).max(1).next_power_of_two().min(W);
-        search_pairs(state.simd, rules, g, n, &mut missing[..width], state.bits <= 8);
-        match missing[..width].iter().position(|&m| m != 0) {
+        let missing = &mut missing[..words.next_power_of_two()];
+        search_pairs(state.simd, rules, g, n, missing, state.bits <= 8);
+        match missing.iter().position(|&m| m != 0) {
             Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
             None => candidate,
         }
@@ -375,7 +385,7 @@ fn last_below(rare: &[u32], limit: usize) -> usize {
 
 /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
 ///
-/// While the seen set is at most four words (values below 128), the marks go to a
+/// While the seen set is at most four words, the marks go to a
 /// [`Words`] accumulator held in registers, then to the set: a store to the seen words
 /// for every pair would chain each pair to the previous one through memory.
 #[inline]
@@ -467,6 +477,49 @@ pub(crate) mod steps {
         }
         pub(crate) fn mask(&self) -> u32 {
             self.mask
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+    use crate::kernels::grundy::grundy_naive;
+
+    /// The per-heap step on arbitrary tables (the method's argument holds for any values,
+    /// not only a game's): the seen set in memory and in register words both give the mex
+    /// of every option, on every backend, for options of one to four words.
+    #[test]
+    fn register_and_memory_seen_sets_give_the_mex_of_any_table() {
+        let mut rng = SplitMix64(0x5EE7);
+        let games = [Rules::GRUNDY, Rules::octal(&[0, 3, 5, 4]), Rules::octal(&[0, 1, 6]), Rules::octal(&[4, 0, 7])];
+        for simd in Simd::available() {
+            for rules in games {
+                for bits in [3, 5, 6, 7, 8] {
+                    for n in [3, 10, 64, 65, 200, 700] {
+                        // Few distinct values or many, the largest one `2^bits - 1`.
+                        let spread = 1 + rng.below(1 << bits) as u16;
+                        let mut g: Vec<u16> =
+                            (0..n).map(|_| (1 << bits) - 1 - rng.below(spread as u64) as u16).collect();
+                        g[0] = 0;
+                        let mut table = g.clone();
+                        grundy_naive(&rules, &mut table, n).unwrap();
+                        let expected = table[n] as u32;
+                        let state = Sparse::new(simd, &rules, &g);
+                        let mut seen = SeenBits::new(state.seen_values());
+                        let in_memory = sparse_value(&rules, &g, n, &state, &mut seen, 0);
+                        let in_registers = match state.option_words() {
+                            1 => sparse_value(&rules, &g, n, &state, &mut Words([0; 1]), 0),
+                            2 => sparse_value(&rules, &g, n, &state, &mut Words([0; 2]), 0),
+                            4 => sparse_value(&rules, &g, n, &state, &mut Words([0; 4]), 0),
+                            words => panic!("{words} option words"),
+                        };
+                        let what = format!("{rules:?}, {bits} bits, heap {n}, {}", simd.name());
+                        assert_eq!((in_memory, in_registers), (expected, expected), "{what}");
+                    }
+                }
+            }
         }
     }
 }
