@@ -15,15 +15,17 @@
 //! whose pairs reach past the block's start (`L >= n0`), or whose equal split in
 //! Grundy's game falls inside the block, is paired heap by heap; the pairs with
 //! a heap or partner inside the block are left to the sequential step, as in the
-//! parallel variant. Marking the pairs of the first few hundred heaps too (rare or not,
-//! to find the rare-type values before the search) was measured and dropped: once the
-//! search matches values in vector lanes it costs less than the extra lags.
+//! parallel variant.
 //!
-//! On two threads, once a block has many lags ([`PIPELINE_LAGS`]) and many heaps are
-//! left, the blocks are pipelined (`pipelined`): a second thread selects the next
-//! block's lags and marks those whose partners lie before the block being computed,
-//! while the first computes it; the first never waits for the second.
+//! On two threads, once many heaps are left, the blocks are pipelined (`pipelined`): a
+//! second thread selects the next block's lags and marks those whose partners lie
+//! before the block being computed, while the first computes it; the first never waits
+//! for the second. The second thread then also marks *cover lags*: the pairs
+//! `(a, x - i - a)` of every heap `a` from 65 to a few hundred, rare or not, which the
+//! search of each heap passes over (§4.5). On one thread these lags cost more than the
+//! search they save; on the second they are free while it keeps ahead.
 
+use super::search::CHUNK;
 use super::sparse::steps::{Marks, State, Words, sparse_value};
 use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
 use crate::sched::Scheduler;
@@ -65,8 +67,12 @@ pub fn grundy_lag_blocks_checked(
     checks: &mut Checkpoints<'_>,
 ) -> Result<(), Overflow> {
     let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
-    let layout =
-        Layout { block: BLOCK_HEAPS, bitset_heaps, pipeline_heaps: PIPELINE_HEAPS, pipeline_lags: PIPELINE_LAGS };
+    let layout = Layout {
+        block: BLOCK_HEAPS,
+        bitset_heaps,
+        pipeline_heaps: PIPELINE_HEAPS,
+        cover_heaps: cover_range(BLOCK_HEAPS, usize::MAX).0 + COVER_LAGS / rules.split_removals().count().max(1),
+    };
     grundy_lag_blocks_in(rules, g, max_heap, sched, layout, checks)
 }
 
@@ -81,7 +87,7 @@ pub fn grundy_lag_blocks_with(
     block: usize,
     bitset_heaps: usize,
 ) -> Result<(), Overflow> {
-    let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, pipeline_lags: usize::MAX };
+    let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, cover_heaps: 0 };
     grundy_lag_blocks_in(rules, g, max_heap, sched, layout, &mut Checkpoints::none())
 }
 
@@ -95,8 +101,9 @@ pub struct Layout {
     /// Heaps still to compute from which two or more threads pipeline the blocks (see
     /// the module docs); `usize::MAX` for never.
     pub pipeline_heaps: usize,
-    /// Lags in a block from which they do.
-    pub pipeline_lags: usize,
+    /// In the pipeline, the second thread also marks the pairs `(a, x - i - a)` of every
+    /// heap `a` below this (0 for none), which the search then passes over.
+    pub cover_heaps: usize,
 }
 
 /// [`grundy_lag_blocks`] cut up by `layout`, offering the table to `checks`.
@@ -126,13 +133,13 @@ pub fn grundy_lag_blocks_in(
     let mut marks = BlockMarks::default();
     while front.g.len() <= max_heap {
         front.prepare(rules, &mut marks, block);
-        front.finish(rules, &marks, block, max_heap)?;
+        front.finish(rules, &marks, None, block, max_heap)?;
         if checks.stop_at(front.g) {
             return Ok(());
         }
         let left = (max_heap + 1).saturating_sub(front.g.len());
-        if sched.threads() >= 2 && left >= layout.pipeline_heaps.max(1) && marks.lags.len() >= layout.pipeline_lags {
-            return pipelined(rules, front, max_heap, sched, block, checks).map(|_| ());
+        if sched.threads() >= 2 && left >= layout.pipeline_heaps.max(1) {
+            return pipelined(rules, front, max_heap, sched, block, layout.cover_heaps, checks).map(|_| ());
         }
     }
     Ok(())
@@ -141,12 +148,13 @@ pub fn grundy_lag_blocks_in(
 /// Heaps still to compute from which two threads pipeline the blocks: below it the
 /// pool's start (a few hundred microseconds) is not repaid.
 pub const PIPELINE_HEAPS: usize = 1 << 16;
-/// Lags in a block from which two threads pipeline the blocks: with fewer, the marks
-/// the second thread makes take less time than handing them over (a block's marks, lags
-/// and state cross between the cores' caches). At N = 10^6, 2 threads, Intel Xeon
-/// (`avx512`), against one thread: Grundy's game (about 1270 lags) 1.37 → 0.98 s,
-/// 0.354 (about 260) 220 → 202 ms, 0.16 (about 50) 145 → 153 ms, 5 alternated runs.
-pub const PIPELINE_LAGS: usize = 128;
+/// Cover lags (see [`Layout::cover_heaps`]) the pipeline's second thread marks per
+/// block, over all the split removals: as many again as its own marks of 0.354 (about
+/// 260 lags), a third of Grundy's game's (about 1270, of wider values), where its time
+/// runs out. N = 10^6, 2 threads, Intel Xeon (`avx512`), alternated: 0.354 144 → 126 ms
+/// with the pairs of heaps 65 to 191 or 255 covered, slower again past 383; Grundy's
+/// game 831 → 751 ms to 511, slower again to 1023.
+pub const COVER_LAGS: usize = 384;
 
 /// The sequential side of a run: the table, the sparse-space state and what each heap
 /// reuses.
@@ -157,6 +165,8 @@ struct Front<'g> {
     all_lags: AllLags,
     short_from: Vec<usize>,
     short_to: Vec<usize>,
+    /// Zeros in place of a block's cover marks.
+    no_cover: Vec<u64>,
     simd: Simd,
 }
 
@@ -164,7 +174,16 @@ impl<'g> Front<'g> {
     fn start(simd: Simd, rules: &Rules, g: &'g mut Vec<u16>) -> Self {
         let state = State::start(simd, rules, g);
         let seen = SeenBits::new(state.seen_len());
-        Self { g, state, seen, all_lags: AllLags::default(), short_from: Vec::new(), short_to: Vec::new(), simd }
+        Self {
+            g,
+            state,
+            seen,
+            all_lags: AllLags::default(),
+            short_from: Vec::new(),
+            short_to: Vec::new(),
+            no_cover: Vec::new(),
+            simd,
+        }
     }
 
     /// What the lags of a block are selected for: the mask, the number of rare heaps
@@ -180,8 +199,22 @@ impl<'g> Front<'g> {
     }
 
     /// Computes the heaps of the block starting at the table's end, whose lags `marks`
-    /// holds, all of them marked.
-    fn finish(&mut self, rules: &Rules, marks: &BlockMarks, block: usize, max_heap: usize) -> Result<(), Overflow> {
+    /// holds, all of them marked, with the cover marks of `cover` when there are some.
+    fn finish(
+        &mut self,
+        rules: &Rules,
+        marks: &BlockMarks,
+        cover: Option<&CoverMarks>,
+        block: usize,
+        max_heap: usize,
+    ) -> Result<(), Overflow> {
+        // Without cover marks, zeros: every heap ors in a word of each (cheaper than a
+        // branch per heap).
+        self.no_cover.resize(marks.marks.len(), 0);
+        let (covered, cover) = match cover {
+            Some(cover) => (cover.covered, &cover.marks[..]),
+            None => ((0, 0), &self.no_cover[..]),
+        };
         let n0 = self.g.len();
         debug_assert!(marks.n0 == n0 && marks.known == n0 && marks.key == Some(self.lag_key()));
         let end = (n0 + block).min(max_heap + 1);
@@ -203,28 +236,31 @@ impl<'g> Front<'g> {
         self.short_to.extend((0..block / LANES).map(|group| self.short_from[group * LANES + LANES - 1]));
         debug_assert!((0..block / LANES).all(|group| self.short_to[group] == first_lane_lag(lags, group, 0)));
         let mask = state.mask();
-        for (x, marked) in (n0..end).zip(marks.marks.chunks(words)) {
+        let step = BlockStep { rules, single: &marks.single, n0, covered };
+        for ((x, marked), covered_marks) in (n0..end).zip(marks.marks.chunks(words)).zip(cover.chunks(words)) {
             let short = &lags[self.short_from[x - n0]..self.short_to[(x - n0) / LANES]];
             let value = if state.mask() == mask {
-                let single = &marks.single[..];
                 // Options below 256: the seen set in registers (`Words`).
                 match state.option_words() {
-                    1 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<1>::from_marks(marked)),
-                    2 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<2>::from_marks(marked)),
-                    4 => heap_value(rules, g, state, single, n0, x, short, &mut Words::<4>::from_marks(marked)),
+                    1 => heap_value(&step, g, state, x, short, &mut Words::<1>::from_marks(marked, covered_marks)),
+                    2 => heap_value(&step, g, state, x, short, &mut Words::<2>::from_marks(marked, covered_marks)),
+                    4 => heap_value(&step, g, state, x, short, &mut Words::<4>::from_marks(marked, covered_marks)),
                     _ => {
                         seen.clear(state.seen_len());
                         for (s, &m) in seen.words.iter_mut().zip(marked) {
                             *s |= m;
                         }
-                        heap_value(rules, g, state, single, n0, x, short, seen)
+                        for (s, &m) in seen.words.iter_mut().zip(covered_marks) {
+                            *s |= m;
+                        }
+                        heap_value(&step, g, state, x, short, seen)
                     }
                 }
             } else {
                 // The rare heaps changed with the mask: pair them all again (the marked
                 // values are options all the same, but not all the needed ones).
                 seen.clear(state.seen_len());
-                sparse_value(rules, g, x, state, seen, 0)
+                sparse_value(rules, g, x, state, seen, 0, (0, 0))
             };
             g.push(store(value, x)?);
             state.push(g, x);
@@ -233,24 +269,24 @@ impl<'g> Front<'g> {
     }
 }
 
-/// `G(x)` for heap `x` of the block at `n0`, whose lag marks `seen` holds: the pairs
-/// of `single` and the `short` lags marked, then the sparse-space step with the rare
-/// pairs whose partners lie in the block.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn heap_value<M: Marks>(
-    rules: &Rules,
-    g: &[u16],
-    state: &State,
-    single: &[(usize, usize)],
+/// What [`heap_value`] takes for every heap of a block at `n0`: the rules, the pairs of
+/// `single` and the covered heaps.
+struct BlockStep<'a> {
+    rules: &'a Rules,
+    single: &'a [(usize, usize)],
     n0: usize,
-    x: usize,
-    short: &[Lag],
-    seen: &mut M,
-) -> u32 {
-    mark_single(rules, g, single, n0, x, seen);
+    covered: (usize, usize),
+}
+
+/// `G(x)` for heap `x` of the block at `step.n0`, whose lag marks `seen` holds: the
+/// pairs of `step.single` and the `short` lags marked, then the sparse-space step with
+/// the rare pairs whose partners lie in the block, its search passing over the covered
+/// pairs.
+#[inline(always)]
+fn heap_value<M: Marks>(step: &BlockStep<'_>, g: &[u16], state: &State, x: usize, short: &[Lag], seen: &mut M) -> u32 {
+    mark_single(step.rules, g, step.single, step.n0, x, seen);
     mark_short_lags(g, short, x, seen);
-    sparse_value(rules, g, x, state, seen, n0)
+    sparse_value(step.rules, g, x, state, seen, step.n0, step.covered)
 }
 
 /// See [`Front::lag_key`].
@@ -317,6 +353,75 @@ impl BlockMarks {
     }
 }
 
+/// The marks of a block's cover lags ([`AllLags::cover`]), kept apart from its
+/// [`BlockMarks`] so that the first thread can go on without them when they are late.
+#[derive(Default)]
+struct CoverMarks {
+    /// The block's first heap.
+    n0: usize,
+    /// The state the cover lags were built for (`None`: nothing prepared).
+    key: Option<LagKey>,
+    /// The heaps `a` whose pairs `(a, x - i - a)` are marked for every heap `x` of the
+    /// block and every removal `i` (empty for none): by the rare lags when `a` is rare,
+    /// else by the cover lags `(i + a, G(a))`.
+    covered: (usize, usize),
+    /// As [`BlockMarks::marks`].
+    marks: Vec<u64>,
+}
+
+impl CoverMarks {
+    /// Marks the cover lags of `all_lags` (built for `key`) whose partners lie below
+    /// `g.len() <= n0`, if the block is far enough from the start that every cover pair
+    /// is a split (`a < x - i - a`), lane group by lane group while `wanted()`; leaves
+    /// nothing covered if it stops.
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &mut self,
+        simd: Simd,
+        rules: &Rules,
+        g: &[u16],
+        all_lags: &AllLags,
+        n0: usize,
+        block: usize,
+        key: LagKey,
+        wanted: impl Fn() -> bool,
+    ) {
+        (self.n0, self.key, self.covered) = (n0, Some(key), (0, 0));
+        self.marks.clear();
+        self.marks.resize(block * key.2, 0);
+        let covered = all_lags.covered;
+        // Every cover pair a split (`a < x - i - a`), every cover lag `i + a` long enough
+        // for each lane group `k`: at least `8 (k + 1) + reach` (`first_lane_lag`).
+        let reach = n0 - g.len();
+        if all_lags.cover.is_empty() || n0 < 2 * (covered.1 + rules.max_removed()) + 2 || covered.0 < block + reach {
+            return;
+        }
+        // Group `k` alone is the block at `n0 + 8k` whose partners reach `8k` further.
+        for (k, marks) in self.marks.chunks_exact_mut(LANES * key.2).enumerate() {
+            if !wanted() {
+                return;
+            }
+            let group_reach = (reach + k * LANES, usize::MAX);
+            mark_lags(simd, g, &all_lags.cover, n0 + k * LANES, key.2, marks, group_reach);
+        }
+        self.covered = covered;
+    }
+}
+
+/// The heaps `a` whose pairs the pipeline's second thread marks by cover lags for blocks
+/// of `block` heaps (empty for none): from the first beyond every lag of a block
+/// prepared a block ahead, `2 block`, rounded up to the search's next whole chunk when
+/// below `cover_heaps`, to `cover_heaps`.
+fn cover_range(block: usize, cover_heaps: usize) -> (usize, usize) {
+    let first = 2 * block;
+    let aligned = 1 + (first - 1).next_multiple_of(CHUNK);
+    match (aligned < cover_heaps, first < cover_heaps) {
+        (true, _) => (aligned, cover_heaps),
+        (false, true) => (first, cover_heaps),
+        (false, false) => (0, 0),
+    }
+}
+
 /// The blocks on two threads, one block apart: while the first thread computes the
 /// heaps of a block, the second selects the lags of the next and marks those whose
 /// partners lie before the block being computed; the first then marks the few lags
@@ -333,6 +438,7 @@ fn pipelined(
     max_heap: usize,
     sched: &Scheduler,
     block: usize,
+    cover_heaps: usize,
     checks: &mut Checkpoints<'_>,
 ) -> Result<usize, Overflow> {
     let simd = front.simd;
@@ -346,6 +452,9 @@ fn pipelined(
     // Block `k` (from `first`) has its marks prepared in slot `k % 2`.
     let slots: [Mutex<BlockMarks>; 2] = Default::default();
     let slot_of = |n0: usize| &slots[(n0 - first) / block % 2];
+    let cover_slots: [Mutex<CoverMarks>; 2] = Default::default();
+    let covered = cover_range(block, cover_heaps);
+    let cover_slot_of = |n0: usize| &cover_slots[(n0 - first) / block % 2];
     let compute = || -> Result<usize, Overflow> {
         // Stops the second thread however this one ends, a panic included (else the
         // join would wait for it forever).
@@ -359,11 +468,16 @@ fn pipelined(
                 slot_of(n0).try_lock().ok().filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
             if let Some(mut marks) = ready {
                 marks.complete(simd, front.g);
-                front.finish(rules, &marks, block, max_heap)?;
+                // The cover marks only if they are ready too.
+                let cover = cover_slot_of(n0)
+                    .try_lock()
+                    .ok()
+                    .filter(|cover| cover.key == Some(front.lag_key()) && cover.n0 == n0 && cover.covered.1 > 0);
+                front.finish(rules, &marks, cover.as_deref(), block, max_heap)?;
                 handed_over += 1;
             } else {
                 front.prepare(rules, &mut own, block);
-                front.finish(rules, &own, block, max_heap)?;
+                front.finish(rules, &own, None, block, max_heap)?;
             }
             published.lock().expect("a worker panicked").update(&front);
             progress.store(front.g.len(), Ordering::Release);
@@ -398,9 +512,16 @@ fn pipelined(
                 // Rebuilt only when the rare heaps changed (the first thread waits for
                 // that to publish, rarely: a new rare heap or mask).
                 all_lags.update(rules, known, &published.rare, published.key.0);
+                all_lags.update_cover(rules, known, &published.rare, covered);
                 (known, published.key)
             };
             slot_of(n0).lock().expect("a worker panicked").prepare(simd, rules, known, &all_lags, n0, block, key);
+            // Then the cover lags, unless the first thread has reached the block already.
+            let wanted = || progress.load(Ordering::Acquire) < n0 && !done.load(Ordering::Acquire);
+            if wanted() {
+                let mut cover = cover_slot_of(n0).lock().expect("a worker panicked");
+                cover.prepare(simd, rules, known, &all_lags, n0, block, key, wanted);
+            }
             prepared = n0;
         }
     };
@@ -464,6 +585,10 @@ impl Published {
     }
 }
 
+/// What the cover lags are built for: the rare lags' `AllLags::built_for` and the
+/// covered heaps.
+type CoverKey = (Option<(u32, usize)>, (usize, usize));
+
 /// The lags of every rare heap, sorted by lag and value, rebuilt only when the rare
 /// heaps change (a new one, or a new mask): a block then selects its own in one pass.
 #[derive(Default)]
@@ -472,6 +597,12 @@ struct AllLags {
     lags: Vec<(Lag, usize, usize)>,
     /// The mask and number of rare heaps they were built for.
     built_for: Option<(u32, usize)>,
+    /// The cover lags `(i + a, G(a))` of the heaps `a` in `covered` that are not rare
+    /// (the rare ones have their lags above), sorted and deduplicated.
+    cover: Vec<Lag>,
+    covered: (usize, usize),
+    /// The rare lags' `built_for` and the `covered` the cover lags were built for.
+    cover_for: Option<CoverKey>,
 }
 
 impl AllLags {
@@ -487,6 +618,31 @@ impl AllLags {
             }
         }
         self.lags.sort_unstable();
+    }
+
+    /// Rebuilds the cover lags of the heaps in `covered` (a range) for the rare heaps the
+    /// rare lags were last built for (`rare`; call [`Self::update`] first), or leaves
+    /// none while the table is shorter.
+    fn update_cover(&mut self, rules: &Rules, g: &[u16], rare: &[u32], covered: (usize, usize)) {
+        let wanted = (self.built_for, covered);
+        if self.cover_for == Some(wanted) {
+            return;
+        }
+        self.cover.clear();
+        if g.len() < covered.1 {
+            self.cover_for = None;
+            return;
+        }
+        self.cover_for = Some(wanted);
+        self.covered = covered;
+        let is_rare = |a: usize| rare.binary_search(&(a as u32)).is_ok();
+        for i in rules.split_removals() {
+            for a in (covered.0..covered.1).filter(|&a| !is_rare(a)) {
+                self.cover.push(Lag { lag: (i + a) as u32, value: g[a] });
+            }
+        }
+        self.cover.sort_unstable();
+        self.cover.dedup();
     }
 
     /// Fills `lags` with the deduplicated lags below `n0` for the block `[n0, n0 + block)`
@@ -733,7 +889,8 @@ mod tests {
                         let mut g = expected[..2 * block].to_vec();
                         let front = Front::start(simd, &rules, &mut g);
                         handed_total +=
-                            pipelined(&rules, front, max_heap, &sched, block, &mut Checkpoints::none()).unwrap();
+                            pipelined(&rules, front, max_heap, &sched, block, 3 * block, &mut Checkpoints::none())
+                                .unwrap();
                         assert_eq!(g, expected, "{rules:?}, blocks of {block}, {threads} threads, {}", simd.name());
                     }
                 }

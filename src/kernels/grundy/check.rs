@@ -107,12 +107,14 @@ pub fn check_short_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), 
 }
 
 /// The lag-blocks variant switching to its two-thread pipeline after its first block
-/// (short blocks, every backend), grown from several sizes, against the reference.
+/// (short blocks, every backend, the pairs of the first heaps marked by the second
+/// thread or not), grown from several sizes, against the reference.
 pub fn check_pipelined_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), String> {
     on_every_backend(sched, |sched| {
-        for block in [8, 64] {
-            let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, pipeline_lags: 0 };
-            check_with(&format!("pipelined blocks of {block}"), max_heap, 3, &|rules, g, to| {
+        for (block, cover_heaps) in [(8, 0), (8, 40), (64, 160)] {
+            let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps };
+            let name = format!("pipelined blocks of {block}, pairs of {cover_heaps} heaps covered");
+            check_with(&name, max_heap, 3, &|rules, g, to| {
                 grundy_lag_blocks_in(rules, g, to, sched, layout, &mut Checkpoints::none()).map_err(|e| e.to_string())
             })?;
         }

@@ -57,7 +57,7 @@ pub fn grundy_blocks(
             seen.clear(state.seen_len());
             seen.words[..words].copy_from_slice(marks);
             let far_below = if state.mask() == mask { n0 } else { 0 };
-            let value = store(sparse_value(rules, g, x, &state, &mut seen, far_below), x)?;
+            let value = store(sparse_value(rules, g, x, &state, &mut seen, far_below, (0, 0)), x)?;
             g.push(value);
             state.push(g, x);
         }

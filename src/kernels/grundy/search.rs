@@ -31,33 +31,48 @@ const FEW_TARGETS: usize = 8;
 crate::multiversion! {
     /// Clears from `missing` (bit `v`: value `v` not yet an option of heap `n`) the value
     /// `G(a) ^ G(b)` of every split `a + b = n - i`, `a <= b` (`a < b` in Grundy's game),
-    /// reading the pairs in order and stopping when no bit is left.
-    pub(crate) fn search_pairs(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) => search_pairs_generic;
+    /// reading the pairs in order and stopping when no bit is left. The pairs with `a` in
+    /// `covered` (a range, empty for none) are passed over: their values were marked
+    /// before `missing` was made, for every removal.
+    pub(crate) fn search_pairs(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool, covered: (usize, usize)) => search_pairs_generic;
 }
 
 /// The plain loops below are what each backend's instruction set compiles, one copy per
 /// width of the missing set; the matching mode's compares are the backend's when every
 /// value of the game is below 256 (`narrow`: [`Dots::chunk_matches_low_bytes`]).
 #[inline(always)]
-fn search_pairs_generic<B: Dots>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64], narrow: bool) {
+fn search_pairs_generic<B: Dots>(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    missing: &mut [u64],
+    narrow: bool,
+    covered: (usize, usize),
+) {
     // `narrow` as a type parameter: a copy of each loop per choice, so that a matching
     // scan broadcasts only the targets its compares use.
     match (missing.len(), narrow) {
-        (1, true) => search_words::<B, 1, true>(rules, g, n, missing),
-        (2, true) => search_words::<B, 2, true>(rules, g, n, missing),
-        (4, true) => search_words::<B, 4, true>(rules, g, n, missing),
-        (1, false) => search_words::<B, 1, false>(rules, g, n, missing),
-        (2, false) => search_words::<B, 2, false>(rules, g, n, missing),
-        (4, false) => search_words::<B, 4, false>(rules, g, n, missing),
-        (8, _) => search_words::<B, 8, false>(rules, g, n, missing),
-        _ => search_words::<B, 0, false>(rules, g, n, missing),
+        (1, true) => search_words::<B, 1, true>(rules, g, n, missing, covered),
+        (2, true) => search_words::<B, 2, true>(rules, g, n, missing, covered),
+        (4, true) => search_words::<B, 4, true>(rules, g, n, missing, covered),
+        (1, false) => search_words::<B, 1, false>(rules, g, n, missing, covered),
+        (2, false) => search_words::<B, 2, false>(rules, g, n, missing, covered),
+        (4, false) => search_words::<B, 4, false>(rules, g, n, missing, covered),
+        (8, _) => search_words::<B, 8, false>(rules, g, n, missing, covered),
+        _ => search_words::<B, 0, false>(rules, g, n, missing, covered),
     }
 }
 
 /// The search for a missing set of `W` words (`W = 0`: any number, marked one pair at a
 /// time).
 #[inline(always)]
-fn search_words<B: Dots, const W: usize, const NARROW: bool>(rules: &Rules, g: &[u16], n: usize, missing: &mut [u64]) {
+fn search_words<B: Dots, const W: usize, const NARROW: bool>(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    missing: &mut [u64],
+    covered: (usize, usize),
+) {
     // The missing values left, over a fixed array of `W` words when `W > 0`: unrolled.
     let count = |missing: &[u64]| -> u32 {
         match <&[u64; W]>::try_from(missing) {
@@ -77,12 +92,18 @@ fn search_words<B: Dots, const W: usize, const NARROW: bool>(rules: &Rules, g: &
         let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
         let mut a = 1;
         while a <= last && left > 0 {
+            if (covered.0..covered.1).contains(&a) {
+                a = covered.1;
+                continue;
+            }
+            // The run up to the covered pairs, or to the last pair.
+            let end = if a < covered.0 { last.min(covered.0 - 1) } else { last };
             a = if left as usize <= FEW_TARGETS {
-                match_chunks::<B, W, FEW_TARGETS, NARROW>(g, rest, a, last, missing)
+                match_chunks::<B, W, FEW_TARGETS, NARROW>(g, rest, a, end, missing)
             } else if left as usize <= TARGETS {
-                match_chunks::<B, W, TARGETS, NARROW>(g, rest, a, last, missing)
+                match_chunks::<B, W, TARGETS, NARROW>(g, rest, a, end, missing)
             } else {
-                let stop = (a + CHUNK - 1).min(last);
+                let stop = (a + CHUNK - 1).min(end);
                 mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
                 stop + 1
             };
@@ -250,6 +271,47 @@ mod tests {
         }
     }
 
+    /// Pairs passed over as covered: the search clears what the plain definition
+    /// clears once the covered pairs' values are taken out beforehand, for ranges
+    /// anywhere, empty, and past the last pair, on every backend.
+    #[test]
+    fn every_backend_passes_over_covered_pairs_only() {
+        let mut rng = SplitMix64(0xC0BE4);
+        for simd in Simd::available() {
+            for &rules in &[Rules::GRUNDY, Rules::octal(&[0, 3, 5, 4]), Rules::octal(&[0, 1, 6])] {
+                for n in [40, 200, 400, 1000] {
+                    let bits = 5 + rng.below(4) as u32;
+                    let g: Vec<u16> = (0..=n).map(|_| rng.below(1 << bits) as u16).collect();
+                    let words = (2usize << bits).div_ceil(64).next_power_of_two();
+                    for covered in [(0, 0), (65, 129), (65, 257), (10, 30), (1, 3), (300, 900)] {
+                        let mut missing = vec![0u64; words];
+                        for _ in 0..1 + rng.below(12) {
+                            let v = rng.below(1 << bits) as usize;
+                            missing[v >> 6] |= 1 << (v & 63);
+                        }
+                        let expected = reference(&rules, &g, n, &missing);
+                        // The covered pairs' values, as the lag marks would have seen them.
+                        for i in rules.split_removals().filter(|&i| n >= i + 2) {
+                            for a in (covered.0..covered.1)
+                                .filter(|&a| a >= 1 && 2 * a <= n - i && !(rules.unequal && 2 * a == n - i))
+                            {
+                                let v = (g[a] ^ g[n - i - a]) as usize;
+                                missing[v >> 6] &= !(1 << (v & 63));
+                            }
+                        }
+                        search_pairs(simd, &rules, &g, n, &mut missing, bits <= 8, covered);
+                        let what = format!("{}: n {n}, covered {covered:?}", simd.name());
+                        if missing.iter().any(|&w| w != 0) {
+                            assert_eq!(missing, expected, "{what}");
+                        } else {
+                            assert!(expected.iter().all(|&w| w == 0), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_backend_clears_exactly_the_values_of_the_pairs() {
         let mut rng = SplitMix64(0x5EA4C4);
@@ -270,7 +332,7 @@ mod tests {
                             }
                             let expected = reference(&rules, &g, n, &missing);
                             // The narrow compares only where every value is below 256.
-                            search_pairs(simd, &rules, &g, n, &mut missing, bits <= 8);
+                            search_pairs(simd, &rules, &g, n, &mut missing, bits <= 8, (0, 0));
                             // The search may stop early only once nothing is missing.
                             if missing.iter().any(|&w| w != 0) {
                                 assert_eq!(missing, expected, "{}: n {n}, bits {bits}", simd.name());

@@ -205,7 +205,7 @@ pub fn grundy_sparse(simd: Simd, rules: &Rules, g: &mut Vec<u16>, max_heap: usiz
     let mut seen = SeenBits::new(state.seen_values());
     for n in g.len()..=max_heap {
         seen.clear(state.seen_values());
-        let value = store(sparse_value(rules, g, n, &state, &mut seen, 0), n)?;
+        let value = store(sparse_value(rules, g, n, &state, &mut seen, 0, (0, 0)), n)?;
         g.push(value);
         state.record(g, n);
     }
@@ -214,7 +214,8 @@ pub fn grundy_sparse(simd: Simd, rules: &Rules, g: &mut Vec<u16>, max_heap: usiz
 
 /// `G(n)` from `g[0..n]`. The pairs of a rare heap and a partner both below
 /// `far_below` are taken as already marked in `seen` (the parallel variant marks them
-/// beforehand; 0 here for none).
+/// beforehand; 0 here for none), and so are the pairs `(a, n - i - a)` of every removal
+/// with `a` in the range `covered` (the search passes over them; `(0, 0)` for none).
 #[inline]
 pub(crate) fn sparse_value<M: Marks>(
     rules: &Rules,
@@ -223,6 +224,7 @@ pub(crate) fn sparse_value<M: Marks>(
     state: &Sparse,
     seen: &mut M,
     far_below: usize,
+    covered: (usize, usize),
 ) -> u32 {
     rules.mark_simple_options(g, n, |v| {
         seen.insert(v);
@@ -257,7 +259,7 @@ pub(crate) fn sparse_value<M: Marks>(
             }
         }
     }
-    seen.finish(rules, g, n, state)
+    seen.finish(rules, g, n, state, covered)
 }
 
 /// A heap's set of seen option values, as the per-heap step marks it (§4.2).
@@ -266,8 +268,9 @@ pub(crate) trait Marks {
     fn insert(&mut self, v: u32);
     /// Marks `G(r) ^ G(rest - r)` for the rare heaps `r` of `rare` (each in `[1, rest)`).
     fn mark_rare_pairs(&mut self, g: &[u16], rest: usize, rare: &[u32]);
-    /// `G(n)`: the mex, from the marked options and the search (§4.2).
-    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32;
+    /// `G(n)`: the mex, from the marked options and the search (§4.2), which passes over
+    /// the pairs with `a` in `covered` (see [`sparse_value`]).
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse, covered: (usize, usize)) -> u32;
 }
 
 impl Marks for SeenBits {
@@ -280,8 +283,8 @@ impl Marks for SeenBits {
         mark_rare_pairs(g, rest, rare, self);
     }
     #[inline(always)]
-    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
-        finish_value(rules, g, n, state, self)
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse, covered: (usize, usize)) -> u32 {
+        finish_value(rules, g, n, state, self, covered)
     }
 }
 
@@ -294,10 +297,10 @@ impl Marks for SeenBits {
 pub(crate) struct Words<const W: usize>(pub [u64; W]);
 
 impl<const W: usize> Words<W> {
-    /// The set holding the words of `marked` (at most `W`).
+    /// The set holding the words of `marked` and of `more` (each at most `W`).
     #[inline(always)]
-    pub(crate) fn from_marks(marked: &[u64]) -> Self {
-        Words(std::array::from_fn(|w| marked.get(w).copied().unwrap_or(0)))
+    pub(crate) fn from_marks(marked: &[u64], more: &[u64]) -> Self {
+        Words(std::array::from_fn(|w| marked.get(w).copied().unwrap_or(0) | more.get(w).copied().unwrap_or(0)))
     }
 
     /// Word `w` of the set, zero past the option words.
@@ -328,7 +331,7 @@ impl<const W: usize> Marks for Words<W> {
         }
     }
     #[inline(always)]
-    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse) -> u32 {
+    fn finish(&mut self, rules: &Rules, g: &[u16], n: usize, state: &Sparse, covered: (usize, usize)) -> u32 {
         let limit = state.seen_values() as u32;
         debug_assert!(limit as usize <= 128 * W && state.option_words() <= W);
         let common = &state.common[state.position(n) as usize];
@@ -353,7 +356,7 @@ impl<const W: usize> Marks for Words<W> {
             return candidate;
         }
         let missing = &mut missing[..words.next_power_of_two()];
-        search_pairs(state.simd, rules, g, n, missing, state.bits <= 8);
+        search_pairs(state.simd, rules, g, n, missing, state.bits <= 8, covered);
         match missing.iter().position(|&m| m != 0) {
             Some(w) => 64 * w as u32 + missing[w].trailing_zeros(),
             None => candidate,
@@ -416,7 +419,14 @@ fn mark_rare_pairs_in<const W: usize>(g: &[u16], rest: usize, rare: &[u32], seen
 /// The mex from the marked rare pairs: the least unseen common-type value, unless a
 /// rare-type value below it stays unseen after the search of all pairs.
 #[inline]
-pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, seen: &mut SeenBits) -> u32 {
+pub(crate) fn finish_value(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    state: &Sparse,
+    seen: &mut SeenBits,
+    covered: (usize, usize),
+) -> u32 {
     // Options are below 2^bits; past it any common-type value is missing (none is when
     // the mask has no value bits: then every value is rare-type).
     let limit = state.seen_values() as u32;
@@ -449,7 +459,7 @@ pub(crate) fn finish_value(rules: &Rules, g: &[u16], n: usize, state: &Sparse, s
     for (w, m) in missing.iter_mut().enumerate().take(words) {
         *m = missing_word(w);
     }
-    search_pairs(state.simd, rules, g, n, missing, state.bits <= 8);
+    search_pairs(state.simd, rules, g, n, missing, state.bits <= 8, covered);
     first_missing(missing)
 }
 
@@ -508,11 +518,11 @@ mod tests {
                         let expected = table[n] as u32;
                         let state = Sparse::new(simd, &rules, &g);
                         let mut seen = SeenBits::new(state.seen_values());
-                        let in_memory = sparse_value(&rules, &g, n, &state, &mut seen, 0);
+                        let in_memory = sparse_value(&rules, &g, n, &state, &mut seen, 0, (0, 0));
                         let in_registers = match state.option_words() {
-                            1 => sparse_value(&rules, &g, n, &state, &mut Words([0; 1]), 0),
-                            2 => sparse_value(&rules, &g, n, &state, &mut Words([0; 2]), 0),
-                            4 => sparse_value(&rules, &g, n, &state, &mut Words([0; 4]), 0),
+                            1 => sparse_value(&rules, &g, n, &state, &mut Words([0; 1]), 0, (0, 0)),
+                            2 => sparse_value(&rules, &g, n, &state, &mut Words([0; 2]), 0, (0, 0)),
+                            4 => sparse_value(&rules, &g, n, &state, &mut Words([0; 4]), 0, (0, 0)),
                             words => panic!("{words} option words"),
                         };
                         let what = format!("{rules:?}, {bits} bits, heap {n}, {}", simd.name());
