@@ -102,7 +102,8 @@ pub struct Layout {
     /// the module docs); `usize::MAX` for never.
     pub pipeline_heaps: usize,
     /// In the pipeline, the second thread also marks the pairs `(a, x - i - a)` of every
-    /// heap `a` below this (0 for none), which the search then passes over.
+    /// heap `a` below this (0 for none), from the first `a` past the reach of the last
+    /// two blocks (`cover_range`), which the search then passes over.
     pub cover_heaps: usize,
 }
 
