@@ -230,6 +230,17 @@ pub trait RingVec: Copy {
     fn shl_lanes(self, counts: Self) -> Self;
     /// Eight 16-bit values, zero-extended (`vpmovzxwq`).
     fn widen_u16(v: &[u16; RING_LANES]) -> Self;
+    /// ORs bit `v mod 64` of each lane of `v` into the same lane of word `v / 64` of
+    /// `words` (every lane below `64 W`): the option marks of the Grundy lag kernels.
+    /// The default shifts once per word, `1 << (v - 64 w)`, which is nothing outside word
+    /// `w` ([`RingVec::shl_lanes`]).
+    #[inline(always)]
+    fn mark_bits<const W: usize>(words: &mut [Self; W], v: Self) {
+        let ones = Self::splat(1);
+        for (w, word) in words.iter_mut().enumerate() {
+            *word = word.or(ones.shl_lanes(v.sub(Self::splat(64 * w as u64))));
+        }
+    }
 }
 
 /// `+`, `-`, `*` of a backend's vector type through its lane methods (for a type with a

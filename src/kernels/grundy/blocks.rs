@@ -750,8 +750,8 @@ fn mark_lags_padded<B: Dots, const W: usize>(
 }
 
 /// [`mark_lags`] for values below `64 * W`: `W` word accumulators of eight lanes, in
-/// registers across all the lags of a lane group. Word `w` of lane `k` gets
-/// `1 << (v - 64w)`, which is bit `v` when `v` is in that word and nothing otherwise.
+/// registers across all the lags of a lane group. Word `v / 64` of lane `k` gets bit
+/// `v mod 64` ([`RingVec::mark_bits`]).
 #[inline(always)]
 fn mark_lags_words<B: Dots, const W: usize>(
     g: &[u16],
@@ -760,18 +760,13 @@ fn mark_lags_words<B: Dots, const W: usize>(
     marks: &mut [u64],
     reach: (usize, usize),
 ) {
-    let ones = B::Ring::splat(1);
-    let word_starts: [B::Ring; W] = std::array::from_fn(|w| B::Ring::splat(64 * w as u64));
     for (group, out) in marks.chunks_exact_mut(LANES * W).enumerate() {
         let x0 = n0 + group * LANES;
         let mut acc = [B::Ring::zero(); W];
         for lag in group_lags(lags, group, reach) {
             // lag >= 8 (group + 1) > every lane's offset, so the partners are below n0.
             let partners: &[u16; LANES] = g[x0 - lag.lag as usize..][..LANES].try_into().unwrap();
-            let v = B::Ring::widen_u16(&partners.map(|p| p ^ lag.value));
-            for (acc, &start) in acc.iter_mut().zip(&word_starts) {
-                *acc = acc.or(ones.shl_lanes(v.sub(start)));
-            }
+            B::Ring::mark_bits(&mut acc, B::Ring::widen_u16(&partners.map(|p| p ^ lag.value)));
         }
         let acc = acc.map(|a| a.store().0);
         for (k, out) in out.chunks_exact_mut(W).enumerate() {

@@ -375,4 +375,29 @@ impl RingVec for Ring {
         // SAFETY: `v` is 16 readable bytes.
         Self(unsafe { _mm512_cvtepu16_epi64(_mm_loadu_si128(v.as_ptr().cast())) })
     }
+    /// One rotate makes the bit (`vprolvq`, where the default needs a shift per word on
+    /// the same port), and a compare per word picks the lanes it goes to.
+    #[inline(always)]
+    fn mark_bits<const W: usize>(words: &mut [Self; W], v: Self) {
+        unsafe {
+            let bit = _mm512_rolv_epi64(_mm512_set1_epi64(1), v.0);
+            if W == 1 {
+                words[0].0 = _mm512_or_si512(words[0].0, bit);
+                return;
+            }
+            if W == 2 {
+                // Two compares of the value itself, no shift for the word.
+                let low = _mm512_cmplt_epu64_mask(v.0, _mm512_set1_epi64(64));
+                let high = _mm512_cmpge_epu64_mask(v.0, _mm512_set1_epi64(64));
+                words[0].0 = _mm512_mask_or_epi64(words[0].0, low, words[0].0, bit);
+                words[1].0 = _mm512_mask_or_epi64(words[1].0, high, words[1].0, bit);
+                return;
+            }
+            let word = _mm512_srli_epi64::<6>(v.0);
+            for (w, acc) in words.iter_mut().enumerate() {
+                let lanes = _mm512_cmpeq_epi64_mask(word, _mm512_set1_epi64(w as i64));
+                acc.0 = _mm512_mask_or_epi64(acc.0, lanes, acc.0, bit);
+            }
+        }
+    }
 }
