@@ -127,6 +127,16 @@ pub fn grundy_lag_blocks_in(
     if g.len() <= warm_up {
         grundy_sparse(sched.simd(), rules, g, warm_up)?;
     }
+    // The blocks start on cache lines of the table, which is reserved for the whole run
+    // first so that it never moves. In the pipeline the second thread reads the values
+    // up to the end of the block before the one being computed: a line shared by the
+    // end of that block and the start of the next moved between the cores at every
+    // heap (docs/design/octal.md).
+    g.reserve_exact((max_heap + 1).saturating_sub(g.len()));
+    let to_line = heaps_to_line(g);
+    if to_line > 0 && g.len() + to_line <= max_heap + 1 {
+        grundy_sparse(sched.simd(), rules, g, g.len() + to_line - 1)?;
+    }
     if checks.stop_at(g) {
         return Ok(());
     }
@@ -144,6 +154,15 @@ pub fn grundy_lag_blocks_in(
         }
     }
     Ok(())
+}
+
+/// Bytes of a cache line.
+const LINE_BYTES: usize = 64;
+
+/// The values to append to `g` before the next one starts a cache line.
+fn heaps_to_line(g: &[u16]) -> usize {
+    let end = g.as_ptr() as usize + std::mem::size_of_val(g);
+    (LINE_BYTES - end % LINE_BYTES) % LINE_BYTES / std::mem::size_of::<u16>()
 }
 
 /// Heaps still to compute from which two threads pipeline the blocks: below it the
@@ -447,19 +466,22 @@ fn pipelined(
     // The table never moves: the second thread reads its values below the published
     // length through `Published` while the first pushes past it.
     front.g.reserve_exact(max_heap + 1 - first);
-    let published = Mutex::new(Published::of(&front));
-    let progress = AtomicUsize::new(first);
-    let done = AtomicBool::new(false);
+    let published = Padded(Mutex::new(Published::of(&front)));
+    let published = &published.0;
+    let progress = Padded(AtomicUsize::new(first));
+    let progress = &progress.0;
+    let done = Padded(AtomicBool::new(false));
+    let done = &done.0;
     // Block `k` (from `first`) has its marks prepared in slot `k % 2`.
-    let slots: [Mutex<BlockMarks>; 2] = Default::default();
-    let slot_of = |n0: usize| &slots[(n0 - first) / block % 2];
-    let cover_slots: [Mutex<CoverMarks>; 2] = Default::default();
+    let slots: [Padded<Mutex<BlockMarks>>; 2] = Default::default();
+    let slot_of = |n0: usize| &slots[(n0 - first) / block % 2].0;
+    let cover_slots: [Padded<Mutex<CoverMarks>>; 2] = Default::default();
     let covered = cover_range(block, cover_heaps);
-    let cover_slot_of = |n0: usize| &cover_slots[(n0 - first) / block % 2];
+    let cover_slot_of = |n0: usize| &cover_slots[(n0 - first) / block % 2].0;
     let compute = || -> Result<usize, Overflow> {
         // Stops the second thread however this one ends, a panic included (else the
         // join would wait for it forever).
-        let _stop = SetOnDrop(&done);
+        let _stop = SetOnDrop(done);
         let mut own = BlockMarks::default();
         let mut handed_over = 0;
         while front.g.len() <= max_heap {
@@ -529,6 +551,11 @@ fn pipelined(
     let (result, ()) = sched.join(compute, help);
     result
 }
+
+/// A value on cache lines of its own.
+#[derive(Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
 
 /// Sets its flag when dropped.
 struct SetOnDrop<'a>(&'a AtomicBool);
@@ -842,6 +869,18 @@ mod tests {
     /// A block's lags marked in two steps, as the pipeline does (the far ones from the
     /// values a block earlier, the rest once the block before is done), mark what one
     /// step marks, on real game states with rare heaps and several option widths.
+    #[test]
+    fn the_values_to_a_line_end_the_table_on_a_line() {
+        for len in 0..100 {
+            let mut g: Vec<u16> = Vec::with_capacity(200);
+            g.extend((0..len).map(|v| v as u16));
+            let to_line = heaps_to_line(&g);
+            assert!(to_line < LINE_BYTES / 2, "len {len}: {to_line}");
+            g.extend((0..to_line).map(|v| v as u16));
+            assert_eq!((g.as_ptr() as usize + 2 * g.len()) % LINE_BYTES, 0, "len {len}");
+        }
+    }
+
     #[test]
     fn marks_prepared_a_block_early_and_completed_match() {
         for simd in Simd::available() {
