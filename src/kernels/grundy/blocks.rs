@@ -19,8 +19,8 @@
 //!
 //! On two threads, once many heaps are left, the blocks are pipelined (`pipelined`): a
 //! second thread selects the next block's lags and marks those whose partners lie
-//! before the block being computed, while the first computes it; the first never waits
-//! for the second. The second thread then also marks *cover lags*: the pairs
+//! before the block being computed, while the first computes it; the first waits for
+//! the second at most a couple of microseconds. The second thread then also marks *cover lags*: the pairs
 //! `(a, x - i - a)` of every heap `a` from 65 to a few hundred, rare or not, which the
 //! search of each heap passes over (§4.5). On one thread these lags cost more than the
 //! search they save; on the second they are free while it keeps ahead.
@@ -31,8 +31,9 @@ use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse
 use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, TryLockError};
+use std::time::{Duration, Instant};
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
 /// that few pairs have their partner inside it. N = 10^6, 2 threads, Intel Xeon
@@ -168,6 +169,10 @@ fn heaps_to_line(g: &[u16]) -> usize {
 /// Heaps still to compute from which two threads pipeline the blocks: below it the
 /// pool's start (a few hundred microseconds) is not repaid.
 pub const PIPELINE_HEAPS: usize = 1 << 16;
+/// How long the pipeline's first thread waits for a block's lag marks that the second
+/// is still making, before it makes them itself: about the second thread's time for
+/// the rare lags of 0.354 (264 lags over four lane groups).
+const HANDOVER_WAIT: Duration = Duration::from_micros(2);
 /// Cover lags (see [`Layout::cover_heaps`]) the pipeline's second thread marks per
 /// block, over all the split removals: as many again as its own marks of 0.354 (about
 /// 260 lags), a third of Grundy's game's (about 1270, of wider values), where its time
@@ -439,10 +444,11 @@ fn cover_range(block: usize, cover_heaps: usize) -> (usize, usize) {
 /// heaps of a block, the second selects the lags of the next and marks those whose
 /// partners lie before the block being computed; the first then marks the few lags
 /// left (partners inside the block it just finished) and goes on. The first thread
-/// never waits: a block whose marks are not ready, or were selected for other rare heaps
-/// or another option width (a rare heap or a wider value came up meanwhile), is prepared
-/// on the first thread as on one thread, so the values are those of one thread, and a
-/// busy second core only costs the second thread's help (docs/design/octal.md).
+/// waits at most [`HANDOVER_WAIT`] for marks in progress: a block whose marks are not
+/// ready by then, or were selected for other rare heaps or another option width (a rare
+/// heap or a wider value came up meanwhile), is prepared on the first thread as on one
+/// thread, so the values are those of one thread, and a busy second core only costs the
+/// second thread's help and the waits (docs/design/octal.md).
 ///
 /// Returns how many blocks used the second thread's marks.
 fn pipelined(
@@ -479,9 +485,18 @@ fn pipelined(
         let mut handed_over = 0;
         while front.g.len() <= max_heap {
             let n0 = front.g.len();
-            // A slot the second thread is still filling is passed over, not waited for.
-            let ready =
-                slot_of(n0).try_lock().ok().filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
+            // A slot the second thread is still filling is waited for a little: its
+            // marks are further along than this thread would get in that time. Then it
+            // is passed over, so a second core taken by something else costs the wait.
+            let deadline = Instant::now() + HANDOVER_WAIT;
+            let ready = loop {
+                match slot_of(n0).try_lock() {
+                    Ok(marks) => break Some(marks),
+                    Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::hint::spin_loop(),
+                    Err(_) => break None,
+                }
+            };
+            let ready = ready.filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
             if let Some(mut marks) = ready {
                 marks.complete(simd, front.g);
                 // The cover marks only if they are ready too.
