@@ -8,7 +8,6 @@
 //!     pass 1: for each open pair (x, t - x) of the strip
 //!             whose pile x is not exhausted:               z = partner(x, t - x); keep (x, z) if z <= L
 //!     pass 2: for each kept (x, z):                        record (x, t - x, z); mark its keys
-//!     wait until the marks' stores are done                (tables::settle_marks)
 //! ```
 //!
 //! Why this order is allowed, and why it is fast:
@@ -53,7 +52,7 @@ use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::words::Words;
 use exhausted::ExhaustedPiles;
-use tables::{LineTables, settle_marks};
+use tables::LineTables;
 use window::{DiagonalGroups, partner, partner_tail, search_pairs, tail_bits, tail_start};
 
 /// Scans every sorted pair by anti-diagonals; calls `sink` for each losing triple in
@@ -232,7 +231,6 @@ fn scan_strip_generic<B: Words>(
         }
         scan.losing += count as u64;
         scan.sum += count as u64 * t as u64 + z_sum;
-        settle_marks();
     }
     scan
 }

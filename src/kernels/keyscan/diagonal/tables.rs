@@ -264,22 +264,6 @@ fn not_a_triple(x: u32, y: u32, z: u32, limit: u32) -> ! {
     panic!("({x}, {y}, {z}) is not a sorted triple up to {limit}")
 }
 
-/// Waits until the marks just made have left the store buffer, before the next
-/// anti-diagonal's searches read the words they wrote.
-///
-/// A search reads 64-byte windows; a mark writes one word, and a wide load cannot take
-/// its data from a narrow store still in the store buffer. The fence (one locked
-/// instruction per anti-diagonal on x86) paid about 4% when it came in (`cargo bench
-/// --bench keyscan`, `diagonal/1000`); since [`DiagonalGroups`](super::window::DiagonalGroups) the scan is level with
-/// and without it. It stays because it costs nothing measurable either, and the stall
-/// it avoids belongs to the core: it was measured on the Zen 4 only (docs/design/
-/// stones.md). It is not there for ordering between threads: the tiles hand their
-/// blocks over under mutexes, which order their words anyway.
-#[inline(always)]
-pub fn settle_marks() {
-    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,7 @@
 //! and a search loop with more values live (docs/design/stones.md).
 
 use super::exhausted::{ExhaustedPiles, first_clear};
-use super::tables::{LineTables, settle_marks};
+use super::tables::LineTables;
 use super::window::{
     DiagonalGroups, PairSource, bits_through, partner, partner_tail, search_pairs, tail_bits, tail_start,
 };
@@ -363,7 +363,6 @@ fn scan_tile(
                 outbox.hold(true, z >> at.log, word, (y - x) & 63);
             }
         }
-        settle_marks();
     }
     if keep {
         out.triples.sort_unstable();
