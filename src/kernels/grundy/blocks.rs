@@ -20,9 +20,9 @@
 //! On two threads, once many heaps are left, the blocks are pipelined (`pipelined`): a
 //! second thread selects the next block's lags and marks those whose partners lie
 //! before the block being computed, while the first computes it; the first waits for
-//! the second at most a couple of microseconds. The second thread then also marks *cover lags*: the pairs
-//! `(a, x - i - a)` of every heap `a` from 65 to a few hundred, rare or not, which the
-//! search of each heap passes over (§4.5). On one thread these lags cost more than the
+//! the second at most a couple of microseconds. The second thread then also marks
+//! *cover lags*: the pairs `(a, x - i - a)` of every heap `a` from 65 to a few hundred,
+//! rare or not, which the search of each heap passes over (§4.5). On one thread these lags cost more than the
 //! search they save; on the second they are free while it keeps ahead.
 
 use super::search::CHUNK;
@@ -32,7 +32,7 @@ use crate::sched::Scheduler;
 use crate::simd::Simd;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, TryLockError};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
@@ -488,15 +488,8 @@ fn pipelined(
             // A slot the second thread is still filling is waited for a little: its
             // marks are further along than this thread would get in that time. Then it
             // is passed over, so a second core taken by something else costs the wait.
-            let deadline = Instant::now() + HANDOVER_WAIT;
-            let ready = loop {
-                match slot_of(n0).try_lock() {
-                    Ok(marks) => break Some(marks),
-                    Err(TryLockError::WouldBlock) if Instant::now() < deadline => std::hint::spin_loop(),
-                    Err(_) => break None,
-                }
-            };
-            let ready = ready.filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
+            let ready = lock_within(slot_of(n0), HANDOVER_WAIT)
+                .filter(|marks| marks.key == Some(front.lag_key()) && marks.n0 == n0);
             if let Some(mut marks) = ready {
                 marks.complete(simd, front.g);
                 // The cover marks only if they are ready too.
@@ -567,6 +560,25 @@ fn pipelined(
     };
     let (result, ()) = sched.join(compute, help);
     result
+}
+
+/// `mutex` locked, if it is free or frees within `wait`: spins meanwhile, and reads the
+/// clock only when it is busy.
+fn lock_within<T>(mutex: &Mutex<T>, wait: Duration) -> Option<MutexGuard<'_, T>> {
+    let mut deadline = None;
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(TryLockError::WouldBlock) => {
+                let now = Instant::now();
+                if now >= *deadline.get_or_insert(now + wait) {
+                    return None;
+                }
+                std::hint::spin_loop();
+            }
+            Err(TryLockError::Poisoned(_)) => return None,
+        }
+    }
 }
 
 /// A value on cache lines of its own.
@@ -886,6 +898,18 @@ mod tests {
     /// A block's lags marked in two steps, as the pipeline does (the far ones from the
     /// values a block earlier, the rest once the block before is done), mark what one
     /// step marks, on real game states with rare heaps and several option widths.
+    #[test]
+    fn a_lock_is_taken_when_free_and_given_up_after_the_wait_when_held() {
+        let mutex = Mutex::new(7);
+        assert_eq!(lock_within(&mutex, Duration::ZERO).map(|guard| *guard), Some(7));
+        let held = mutex.lock().unwrap();
+        let start = Instant::now();
+        assert!(lock_within(&mutex, Duration::from_micros(200)).is_none());
+        assert!(start.elapsed() >= Duration::from_micros(200));
+        drop(held);
+        assert!(lock_within(&mutex, Duration::from_micros(200)).is_some());
+    }
+
     #[test]
     fn the_values_to_a_line_end_the_table_on_a_line() {
         for len in 0..100 {
