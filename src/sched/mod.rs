@@ -16,8 +16,9 @@ pub use progress::Progress;
 use crate::simd::Simd;
 use rayon::prelude::*;
 use std::num::NonZeroUsize;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, TryLockError};
+use std::time::{Duration, Instant};
 
 /// Why a scheduler could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,6 +260,26 @@ pub fn wait_until(mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// `mutex` locked, if it is free or frees within `wait`: spins meanwhile, and reads the
+/// clock only when it is busy. For a worker that would rather do another's work itself
+/// than wait long for it (poisoned: `None`).
+pub fn lock_within<T>(mutex: &Mutex<T>, wait: Duration) -> Option<MutexGuard<'_, T>> {
+    let mut deadline = None;
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(TryLockError::WouldBlock) => {
+                let now = Instant::now();
+                if now >= *deadline.get_or_insert(now + wait) {
+                    return None;
+                }
+                std::hint::spin_loop();
+            }
+            Err(TryLockError::Poisoned(_)) => return None,
+        }
+    }
+}
+
 /// Pins worker `index` of `threads` to a core of its own, when the process may use at
 /// least `threads` cores; otherwise (more threads than cores) leaves placement to the
 /// operating system. Placement never changes a result, only when work runs.
@@ -382,6 +403,18 @@ mod tests {
     }
 
     #[cfg(target_os = "linux")]
+    #[test]
+    fn a_lock_is_taken_when_free_and_given_up_after_the_wait_when_held() {
+        let mutex = Mutex::new(7);
+        assert_eq!(lock_within(&mutex, Duration::ZERO).map(|guard| *guard), Some(7));
+        let held = mutex.lock().unwrap();
+        let start = Instant::now();
+        assert!(lock_within(&mutex, Duration::from_micros(200)).is_none());
+        assert!(start.elapsed() >= Duration::from_micros(200));
+        drop(held);
+        assert!(lock_within(&mutex, Duration::from_micros(200)).is_some());
+    }
+
     #[test]
     fn a_pinned_worker_runs_on_its_own_core_and_too_many_threads_stay_free() {
         let cores = std::thread::spawn(allowed_cores).join().unwrap();

@@ -22,18 +22,19 @@
 //! before the block being computed, while the first computes it; the first waits for
 //! the second at most a couple of microseconds. The second thread then also marks
 //! *cover lags*: the pairs `(a, x - i - a)` of every heap `a` from 65 to a few hundred,
-//! rare or not, which the search of each heap passes over (§4.5). On one thread these lags cost more than the
-//! search they save; on the second they are free while it keeps ahead.
+//! rare or not, which the search of each heap passes over (§4.5). On one thread these
+//! lags cost more than the search they save; on the second they are free while it keeps
+//! ahead.
 
 use super::search::CHUNK;
 use super::sparse::steps::{Marks, State, Words, sparse_value};
 use super::{Checkpoints, Overflow, Rules, SeenBits, grundy_bitset, grundy_sparse, store};
-use crate::sched::Scheduler;
+use crate::sched::{Scheduler, lock_within};
 use crate::simd::Simd;
 use crate::simd::dots::{Dots, RING_LANES, RingVec};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, TryLockError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Heaps per block: long enough to amortise selecting the block's lags, short enough
 /// that few pairs have their partner inside it. N = 10^6, 2 threads, Intel Xeon
@@ -562,25 +563,6 @@ fn pipelined(
     result
 }
 
-/// `mutex` locked, if it is free or frees within `wait`: spins meanwhile, and reads the
-/// clock only when it is busy.
-fn lock_within<T>(mutex: &Mutex<T>, wait: Duration) -> Option<MutexGuard<'_, T>> {
-    let mut deadline = None;
-    loop {
-        match mutex.try_lock() {
-            Ok(guard) => return Some(guard),
-            Err(TryLockError::WouldBlock) => {
-                let now = Instant::now();
-                if now >= *deadline.get_or_insert(now + wait) {
-                    return None;
-                }
-                std::hint::spin_loop();
-            }
-            Err(TryLockError::Poisoned(_)) => return None,
-        }
-    }
-}
-
 /// A value on cache lines of its own.
 #[derive(Default)]
 #[repr(align(128))]
@@ -898,18 +880,6 @@ mod tests {
     /// A block's lags marked in two steps, as the pipeline does (the far ones from the
     /// values a block earlier, the rest once the block before is done), mark what one
     /// step marks, on real game states with rare heaps and several option widths.
-    #[test]
-    fn a_lock_is_taken_when_free_and_given_up_after_the_wait_when_held() {
-        let mutex = Mutex::new(7);
-        assert_eq!(lock_within(&mutex, Duration::ZERO).map(|guard| *guard), Some(7));
-        let held = mutex.lock().unwrap();
-        let start = Instant::now();
-        assert!(lock_within(&mutex, Duration::from_micros(200)).is_none());
-        assert!(start.elapsed() >= Duration::from_micros(200));
-        drop(held);
-        assert!(lock_within(&mutex, Duration::from_micros(200)).is_some());
-    }
-
     #[test]
     fn the_values_to_a_line_end_the_table_on_a_line() {
         for len in 0..100 {
