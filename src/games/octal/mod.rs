@@ -9,6 +9,9 @@
 //! sum (§5, [`count_p_positions`]).
 
 pub mod brute;
+mod certify;
+
+pub use certify::{Certificate, Period, certify};
 
 use crate::arith::{inv_mod, is_prime, mul_mod};
 use crate::games::{Check, InputError, ProblemId};
@@ -92,77 +95,14 @@ impl Game {
     }
 }
 
-/// A certified period: `G(n + period) = G(n)` for every `n >= preperiod`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Period {
-    /// The least `e` from which the values repeat with `period`.
-    pub preperiod: usize,
-    /// The least period the table certifies.
-    pub period: usize,
-}
-
-/// What a table says about periodicity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Certificate {
-    /// The least period certified within the table, with its least preperiod.
-    Certified(Period),
-    /// No period certified; the least `p` whose repeats cover at least two periods at
-    /// the end of the table, with the table length its certificate would need.
-    Candidate { period: Period, heaps_needed: u64 },
-    /// Nothing periodic in sight.
-    None,
-}
-
-/// The Guy–Smith certificate (docs/theory/octal.md §3) for the values `g = G(0..=N)` of
-/// an octal game removing at most `k` tokens: the least `p` with some `e` such that
-/// `G(n + p) = G(n)` for `e <= n < 2 max(e, 1) + p + k`, within the table
-/// (`2 max(e, 1) + 2p + k - 1 <= N`), and the least such `e`.
-///
-/// For each `p` the run of agreement `G(x) = G(x + p)` is followed down from the end of
-/// the table; its start is the least `e` for `p`. A run that spans more than a period
-/// also covers every multiple of `p`, so the multiples start their scans below it, which
-/// keeps the whole search near-linear even when the period has many multiples in the
-/// table.
-pub fn certify(g: &[u16], k: usize) -> Certificate {
-    let Some(n) = g.len().checked_sub(1) else { return Certificate::None };
-    // Known run starts of multiples of long runs: G(x) = G(x + p) for x >= hints[p]
-    // (`NO_HINT`: none). Indexed by `p`, grown to the largest multiple hinted: a hash
-    // map's lookup per `p` cost more than the scans themselves. Starts fit in 32 bits
-    // (`MAX_HEAPS`).
-    const NO_HINT: u32 = u32::MAX;
-    debug_assert!(n < NO_HINT as usize);
-    let mut hints: Vec<u32> = Vec::new();
-    let mut candidate: Option<Period> = None;
-    let mut p = 1;
-    while 2 + 2 * p + k <= n + 1 {
-        let top = n - p; // the largest x with x + p in the table
-        let hint = hints.get(p).map_or(top + 1, |&h| if h == NO_HINT { top + 1 } else { h as usize });
-        let mut start = hint.min(top + 1);
-        while start > 0 && g[start - 1] == g[start - 1 + p] {
-            start -= 1;
-        }
-        let needed = 2 * start.max(1) + 2 * p + k - 1;
-        if needed <= n {
-            return Certificate::Certified(Period { preperiod: start, period: p });
-        }
-        if top + 1 - start >= 2 * p {
-            candidate.get_or_insert(Period { preperiod: start, period: p });
-            for multiple in (2 * p..).step_by(p).take_while(|&m| 2 + 2 * m + k <= n + 1) {
-                if hints.len() <= multiple {
-                    hints.resize(multiple + 1, NO_HINT);
-                }
-                hints[multiple] = hints[multiple].min(start as u32);
-            }
-        }
-        p += 1;
-    }
-    match candidate {
-        Some(period) => Certificate::Candidate {
-            period,
-            heaps_needed: (2 * period.preperiod.max(1) + 2 * period.period + k - 1) as u64,
-        },
-        None => Certificate::None,
-    }
+/// The first heap with value `v`: slices checked whole first, so that the compares
+/// vectorise.
+fn first_of(g: &[u16], v: u16) -> Option<usize> {
+    const SLICE: usize = 256;
+    g.chunks(SLICE).enumerate().find_map(|(i, slice)| {
+        let any = slice.iter().fold(0, |any, &x| any | u16::from(x == v));
+        (any == 1).then(|| i * SLICE + slice.iter().position(|&x| x == v).unwrap_or(0))
+    })
 }
 
 /// What `gamecount grundy` reports about a table.
@@ -197,7 +137,8 @@ pub fn sparse_space(rules: &Rules, g: &[u16]) -> Option<SparseSplit> {
 impl Report {
     /// The report of `G(0..=N)`.
     pub fn of(game: &Game, g: &[u16]) -> Self {
-        let (max_at, max) = g.iter().enumerate().fold((0, 0), |best, (i, &v)| if v > best.1 { (i, v) } else { best });
+        let max = g.iter().copied().max().unwrap_or(0);
+        let max_at = first_of(g, max).unwrap_or(0);
         let period = match (game.octal, certify(g, game.rules.max_removed())) {
             (true, Certificate::Certified(p)) => Some(p),
             _ => None,
@@ -210,7 +151,8 @@ impl Report {
             period,
             octal: game.octal,
             sparse: sparse_space(&game.rules, g),
-            zeros: g.iter().filter(|&&v| v == 0).count() as u64,
+            // Sums of 16-bit lanes over slices short enough not to overflow them.
+            zeros: g.chunks(1 << 15).map(|slice| slice.iter().map(|&v| u16::from(v == 0)).sum::<u16>() as u64).sum(),
         }
     }
 
@@ -314,8 +256,10 @@ fn certifying_check(k: usize, period: &mut Option<usize>) -> impl FnMut(&[u16]) 
 /// Extends a table that certifies `period` to `G(0..=last)` by the period.
 fn extend_by_period(g: &mut Vec<u16>, period: usize, last: usize) {
     // G(x) = G(x - p) for x - p >= e, and the certified table covers x < 2e + 2p + k.
-    for x in g.len()..=last {
-        g.push(g[x - period]);
+    // The last period, copied whole as often as it fits.
+    while g.len() <= last {
+        let from = g.len() - period;
+        g.extend_from_within(from..from + period.min(last + 1 - g.len()));
     }
 }
 
@@ -637,6 +581,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_report_counts_what_a_plain_scan_counts() {
+        // Tables of random values around the slices of the scans (256 values for the
+        // first maximum, 2^15 for the zeros), the maximum first anywhere.
+        let mut rng = crate::kernels::SplitMix64(0x2E90);
+        let game = Game::parse("0.07", ProblemId::Grundy).unwrap();
+        for len in [1, 2, 255, 256, 257, 32_767, 32_768, 32_769, 70_000] {
+            for spread in [1, 3, 40] {
+                let mut g: Vec<u16> = (0..len).map(|_| rng.below(spread) as u16).collect();
+                let at = rng.below(len as u64) as usize;
+                g[at] = 41;
+                let report = Report::of(&game, &g);
+                let zeros = g.iter().filter(|&&v| v == 0).count() as u64;
+                assert_eq!((report.max, report.max_at, report.zeros), (41, at as u64, zeros), "{len} values");
+            }
+        }
+        let zeros = Report::of(&game, &[0; 70_000]);
+        assert_eq!((zeros.max, zeros.max_at, zeros.zeros), (0, 0, 70_000));
     }
 
     #[test]

@@ -190,13 +190,68 @@ pub fn best_mask(counts: &[u32], n: u64, position_bit: bool) -> (u32, u64) {
 /// The best rare/common division of the values `g` under `rules` (for reports: it
 /// depends only on the values, not on the variant that computed them).
 pub fn sparse_split(rules: &Rules, g: &[u16]) -> SparseSplit {
-    let state = Sparse::new(Simd::portable(), rules, g);
-    SparseSplit {
-        mask: state.mask >> 1,
-        position_bit: state.mask & 1 == 1,
-        rare_count: state.rare.len() as u64,
-        last_rare: state.rare.last().map(|&r| r as u64),
+    let (position_bit, q) = position_bit_of(rules);
+    let max = g.iter().copied().max().unwrap_or(0) as u32;
+    let counts = key_counts(g, position_bit, q, bits_for(max));
+    let (mask, rare_count) = best_mask(&counts, g.len() as u64, position_bit);
+    SparseSplit { mask: mask >> 1, position_bit: mask & 1 == 1, rare_count, last_rare: last_rare(g, q, mask) }
+}
+
+/// How many heaps of `g` have each key (values below `2^bits`). Four partial counts, so
+/// that a run of equal values does not wait on each increment's store to load the next.
+fn key_counts(g: &[u16], position_bit: bool, q: u32, bits: u32) -> Vec<u32> {
+    let keys = 2usize << bits;
+    let mut partial = vec![0u32; 4 * keys];
+    let (parts, tail) = partial.split_at_mut(2 * keys);
+    let (even_a, even_b) = parts.split_at_mut(keys);
+    let (odd_a, odd_b) = tail.split_at_mut(keys);
+    // π(x) for even and odd x (docs/theory/octal.md §4.1).
+    let pi = |x: u32| if position_bit { ((x ^ q) & 1) as usize } else { 0 };
+    let (even_pi, odd_pi) = (pi(0), pi(1));
+    let mut quads = g.chunks_exact(4);
+    for quad in &mut quads {
+        even_a[(quad[0] as usize) << 1 | even_pi] += 1;
+        odd_a[(quad[1] as usize) << 1 | odd_pi] += 1;
+        even_b[(quad[2] as usize) << 1 | even_pi] += 1;
+        odd_b[(quad[3] as usize) << 1 | odd_pi] += 1;
     }
+    let base = g.len() - quads.remainder().len();
+    for (x, &v) in (base..).zip(quads.remainder()) {
+        even_a[(v as usize) << 1 | pi(x as u32)] += 1;
+    }
+    (0..keys).map(|key| even_a[key] + odd_a[key] + even_b[key] + odd_b[key]).collect()
+}
+
+/// The last heap rare under the key mask `mask` (`q`: the parity the position bit is
+/// shifted by; bit 0 of the mask is set only when keys carry it), scanned from the end
+/// a slice at a time, each checked whole first: rare heaps are few and mostly early.
+fn last_rare(g: &[u16], q: u32, mask: u32) -> Option<u64> {
+    // popcount(κ & M) = popcount(G & (M >> 1)) + (π & M & 1): rare (even) exactly when
+    // the parity of G & (M >> 1) equals π & M & 1. Keys have at most 17 bits, so the
+    // value part of the mask fits the values' 16.
+    const SLICE: usize = 256;
+    let value_mask = (mask >> 1) as u16;
+    let position_mask = mask & 1;
+    // For slices starting at a multiple of SLICE (even), lane i has π = (i ^ q) & 1.
+    let expected: [u16; SLICE] = std::array::from_fn(|i| ((i as u32 ^ q) & position_mask) as u16);
+    let parity = |v: u16| {
+        let mut t = v & value_mask;
+        t ^= t >> 8;
+        t ^= t >> 4;
+        t ^= t >> 2;
+        t ^= t >> 1;
+        t & 1
+    };
+    // 1 when rare.
+    let rare = |v: u16, expected: u16| parity(v) ^ expected ^ 1;
+    for start in (0..g.len()).step_by(SLICE).rev() {
+        let slice = &g[start..(start + SLICE).min(g.len())];
+        if slice.iter().zip(&expected).fold(0, |any, (&v, &e)| any | rare(v, e)) == 1 {
+            let last = slice.iter().zip(&expected).rposition(|(&v, &e)| rare(v, e) == 1);
+            return last.map(|i| (start + i) as u64);
+        }
+    }
+    None
 }
 
 /// Extends `g` to heaps `0..=max_heap` by the sparse-space method.
@@ -496,6 +551,37 @@ mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
     use crate::kernels::grundy::grundy_naive;
+
+    /// The split reported for a whole table (counted in four parts, the last rare heap
+    /// found by slices from the end) is the one the method's state derives, heap by heap,
+    /// with and without the position bit, for tables of every length around the slices.
+    #[test]
+    fn the_split_of_a_table_is_the_one_the_method_derives() {
+        let mut rng = SplitMix64(0x5B11);
+        // 0.07 and 0.137 carry the position bit (shifted by 0 and by 1); the others not.
+        let games = [Rules::octal(&[0, 0, 7]), Rules::octal(&[0, 1, 3, 7]), Rules::GRUNDY, Rules::octal(&[4, 0, 7])];
+        for rules in games {
+            for len in [1, 2, 3, 4, 5, 255, 256, 257, 511, 1000, 4099] {
+                for bits in [1, 2, 4, 9, 16] {
+                    // Mostly a few common values, some others anywhere.
+                    let g: Vec<u16> = (0..len)
+                        .map(|_| {
+                            let v = if rng.below(10) == 0 { rng.below(1 << bits) } else { rng.below(3) << (bits - 1) };
+                            v as u16
+                        })
+                        .collect();
+                    let state = Sparse::new(Simd::portable(), &rules, &g);
+                    let derived = SparseSplit {
+                        mask: state.mask >> 1,
+                        position_bit: state.mask & 1 == 1,
+                        rare_count: state.rare.len() as u64,
+                        last_rare: state.rare.last().map(|&r| r as u64),
+                    };
+                    assert_eq!(sparse_split(&rules, &g), derived, "{rules:?}, {len} values of {bits} bits");
+                }
+            }
+        }
+    }
 
     /// The per-heap step on arbitrary tables (the method's argument holds for any values,
     /// not only a game's): the seen set in memory and in register words both give the mex
