@@ -20,12 +20,16 @@
 
 use super::search::search_pairs;
 use super::{Overflow, Rules, SeenBits, store};
+use crate::arith::inv_mod;
 use crate::kernels::wht::wht_scalar;
 use crate::simd::Simd;
 
-/// The prime the key counts are transformed modulo: counts stay below 2^30, so every
-/// transformed entry, in `[-2^30, 2^30]`, is recovered from its residue.
-const WHT_PRIME: u32 = 2_147_483_647;
+/// The primes the key counts are transformed modulo. A transformed entry of `n` heaps
+/// lies in `[-n, n]`: the first prime recovers it from its residue while `n < 2^30`;
+/// longer tables (up to [`crate::games::octal::MAX_HEAPS`], below 2^32) take the second
+/// transform too, and the entry is recovered from both residues (modulo their product,
+/// above 2^61).
+const WHT_PRIMES: [u32; 2] = [2_147_483_647, 2_147_483_629];
 
 /// The rare/common division of a table of values by its best mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,22 +173,47 @@ fn bits_for(max: u32) -> u32 {
 /// heaps (masks with the position bit only when keys carry it); the least such mask on
 /// ties.
 pub fn best_mask(counts: &[u32], n: u64, position_bit: bool) -> (u32, u64) {
-    let mut w = counts.to_vec();
-    wht_scalar(&mut w, WHT_PRIME);
-    let half = WHT_PRIME / 2;
+    let w = transformed_counts(counts, n);
     let mut best = (0u32, n);
-    for (m, &r) in w.iter().enumerate() {
+    for (m, &signed) in w.iter().enumerate() {
         if m & 1 == 1 && !position_bit {
             continue;
         }
         // W[M] = (#even) - (#odd); even parity is rare.
-        let signed = if r > half { r as i64 - WHT_PRIME as i64 } else { r as i64 };
         let rare = ((signed + n as i64) / 2) as u64;
         if rare < best.1 {
             best = (m as u32, rare);
         }
     }
     best
+}
+
+/// The Walsh–Hadamard transform of the key counts of `n` heaps, exactly (§4.3).
+fn transformed_counts(counts: &[u32], n: u64) -> Vec<i64> {
+    let residues = |p: u32| {
+        // The butterflies need entries below p.
+        let mut w: Vec<u32> = counts.iter().map(|&c| c % p).collect();
+        wht_scalar(&mut w, p);
+        w
+    };
+    let [p1, p2] = WHT_PRIMES;
+    let first = residues(p1);
+    if n <= u64::from(p1 / 2) {
+        return first.iter().map(|&r| if r > p1 / 2 { r as i64 - p1 as i64 } else { r as i64 }).collect();
+    }
+    // x = r1 (mod p1), x = r2 (mod p2): x = r1 + p1·t with t = (r2 - r1)/p1 (mod p2).
+    let inverse = inv_mod(u64::from(p1 % p2), u64::from(p2)).expect("distinct primes");
+    let product = i128::from(p1) * i128::from(p2);
+    first
+        .iter()
+        .zip(residues(p2))
+        .map(|(&r1, r2)| {
+            let difference = (i64::from(r2) - i64::from(r1)).rem_euclid(i64::from(p2)) as u64;
+            let t = difference * inverse % u64::from(p2);
+            let x = i128::from(r1) + i128::from(p1) * i128::from(t);
+            (if x > product / 2 { x - product } else { x }) as i64
+        })
+        .collect()
 }
 
 /// The best rare/common division of the values `g` under `rules` (for reports: it
@@ -551,6 +580,40 @@ mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
     use crate::kernels::grundy::grundy_naive;
+
+    /// The transform of the key counts is exact for every table length up to the
+    /// largest: one prime below 2^30 heaps, two above (each entry checked against the
+    /// transform in 64-bit integers).
+    #[test]
+    fn key_counts_transform_exactly_for_tables_of_up_to_2_to_the_32_heaps() {
+        assert!(WHT_PRIMES.iter().all(|&p| crate::arith::is_prime(p.into())));
+        let mut rng = SplitMix64(0x3A5C);
+        for total in [10u64, 1 << 29, (1 << 30) - 1, 1 << 30, 3 << 30, u32::MAX as u64 - 1] {
+            for keys in [2usize, 8, 64] {
+                // Counts summing to `total`, most of it on one key or spread.
+                let mut counts = vec![0u32; keys];
+                let mut left = total;
+                for count in &mut counts[..keys - 1] {
+                    let c = if rng.below(2) == 0 { rng.below(left + 1) } else { left / 2 };
+                    *count = c as u32;
+                    left -= c;
+                }
+                counts[keys - 1] = left as u32;
+                let mut exact: Vec<i64> = counts.iter().map(|&c| i64::from(c)).collect();
+                let mut half = 1;
+                while half < keys {
+                    for block in exact.chunks_exact_mut(2 * half) {
+                        let (lo, hi) = block.split_at_mut(half);
+                        for (u, v) in lo.iter_mut().zip(hi) {
+                            (*u, *v) = (*u + *v, *u - *v);
+                        }
+                    }
+                    half *= 2;
+                }
+                assert_eq!(transformed_counts(&counts, total), exact, "{total} heaps over {keys} keys");
+            }
+        }
+    }
 
     /// The split reported for a whole table (counted in four parts, the last rare heap
     /// found by slices from the end) is the one the method's state derives, heap by heap,
