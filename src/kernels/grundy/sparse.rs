@@ -74,17 +74,13 @@ impl Sparse {
             position_bit,
             q,
             bits,
-            counts: vec![0; 2 << bits],
+            counts: key_counts(g, position_bit, q, bits),
             mask: 0,
             rare: Vec::new(),
             rare_at_derivation: 0,
             common: [Vec::new(), Vec::new()],
             simd,
         };
-        for x in 0..g.len() {
-            let key = state.key(g, x) as usize;
-            state.counts[key] += 1;
-        }
         state.derive(g, true);
         state
     }
