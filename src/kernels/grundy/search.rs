@@ -65,6 +65,12 @@ fn search_pairs_generic<B: Dots>(
 
 /// The search for a missing set of `W` words (`W = 0`: any number, marked one pair at a
 /// time).
+///
+/// With several split removals the runs of pairs are read in step, a chunk of each at the
+/// same `a` before the next `a`: a value that only the pairs of a later removal give
+/// early is found there early, instead of after every pair of the removals before it
+/// (0.354 at N = 10^6: 212 searches read all of the first removal's pairs, about
+/// 250 000 each, for a value the second gave within a few hundred).
 #[inline(always)]
 fn search_words<B: Dots, const W: usize, const NARROW: bool>(
     rules: &Rules,
@@ -81,35 +87,133 @@ fn search_words<B: Dots, const W: usize, const NARROW: bool>(
         }
     };
     let mut left = count(missing);
-    for i in rules.split_removals() {
-        if left == 0 {
-            return;
-        }
-        if n < i + 2 {
-            continue;
-        }
+    if left == 0 {
+        return;
+    }
+    // The runs of pairs, one per split removal `i` with a pair: `(rest, last)`, the pairs
+    // `(a, rest - a)` for `a` in `1..=last`.
+    let mut runs = [(0usize, 0usize); MAX_RUNS];
+    let mut len = 0;
+    for i in rules.split_removals().filter(|&i| n >= i + 2) {
         let rest = n - i;
         let last = if rules.unequal && rest.is_multiple_of(2) { rest / 2 - 1 } else { rest / 2 };
-        let mut a = 1;
-        while a <= last && left > 0 {
-            if (covered.0..covered.1).contains(&a) {
-                a = covered.1;
-                continue;
-            }
-            // The run up to the covered pairs, or to the last pair.
-            let end = if a < covered.0 { last.min(covered.0 - 1) } else { last };
-            a = if left as usize <= FEW_TARGETS {
-                match_chunks::<B, W, FEW_TARGETS, NARROW>(g, rest, a, end, missing)
-            } else if left as usize <= TARGETS {
-                match_chunks::<B, W, TARGETS, NARROW>(g, rest, a, end, missing)
-            } else {
-                let stop = (a + CHUNK - 1).min(end);
-                mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
-                stop + 1
-            };
-            left = count(missing);
+        if last >= 1 {
+            runs[len] = (rest, last);
+            len += 1;
         }
     }
+    match &runs[..len] {
+        [] => {}
+        &[(rest, last)] => search_run::<B, W, NARROW>(g, rest, last, missing, covered, left),
+        runs => {
+            let (mut a, mut r) = (1, 0);
+            let reach = runs.iter().map(|&(_, last)| last).max().unwrap_or(0);
+            let whole = runs.iter().map(|&(_, last)| last).min().unwrap_or(0);
+            while a <= reach && left > 0 {
+                if (covered.0..covered.1).contains(&a) {
+                    a = covered.1;
+                    continue;
+                }
+                // The positions where every run has a whole chunk, up to the covered pairs.
+                let cap = if a < covered.0 { covered.0 - 1 } else { usize::MAX };
+                let full_to = whole.min(cap);
+                (a, r) = if a + CHUNK - 1 > full_to {
+                    // A partial position: the rest of each run up to the cap, marked.
+                    let stop = (a + CHUNK - 1).min(cap);
+                    for &(rest, last) in &runs[r..] {
+                        let end = stop.min(last);
+                        if a <= end {
+                            mark_chunk::<W>(&g[a..=end], &g[rest - end..=rest - a], missing);
+                        }
+                    }
+                    (stop + 1, 0)
+                } else if left as usize <= FEW_TARGETS {
+                    match_runs::<B, W, FEW_TARGETS, NARROW>(g, runs, a, r, full_to, missing)
+                } else if left as usize <= TARGETS {
+                    match_runs::<B, W, TARGETS, NARROW>(g, runs, a, r, full_to, missing)
+                } else {
+                    let rest = runs[r].0;
+                    mark_chunk::<W>(&g[a..a + CHUNK], &g[rest + 1 - a - CHUNK..=rest - a], missing);
+                    if r + 1 == runs.len() { (a + CHUNK, 0) } else { (a, r + 1) }
+                };
+                left = count(missing);
+            }
+        }
+    }
+}
+
+/// The most runs of pairs a heap has: one per split removal (`Rules::split` is a
+/// 64-bit set).
+const MAX_RUNS: usize = 64;
+
+/// The search over one run of pairs `(a, rest - a)`, `a` in `1..=last`, with `left`
+/// values missing.
+#[inline(always)]
+fn search_run<B: Dots, const W: usize, const NARROW: bool>(
+    g: &[u16],
+    rest: usize,
+    last: usize,
+    missing: &mut [u64],
+    covered: (usize, usize),
+    mut left: u32,
+) {
+    let count = |missing: &[u64]| -> u32 {
+        match <&[u64; W]>::try_from(missing) {
+            Ok(words) if W > 0 => words.iter().map(|w| w.count_ones()).sum(),
+            _ => missing.iter().map(|w| w.count_ones()).sum(),
+        }
+    };
+    let mut a = 1;
+    while a <= last && left > 0 {
+        if (covered.0..covered.1).contains(&a) {
+            a = covered.1;
+            continue;
+        }
+        // The run up to the covered pairs, or to the last pair.
+        let end = if a < covered.0 { last.min(covered.0 - 1) } else { last };
+        a = if left as usize <= FEW_TARGETS {
+            match_chunks::<B, W, FEW_TARGETS, NARROW>(g, rest, a, end, missing)
+        } else if left as usize <= TARGETS {
+            match_chunks::<B, W, TARGETS, NARROW>(g, rest, a, end, missing)
+        } else {
+            let stop = (a + CHUNK - 1).min(end);
+            mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
+            stop + 1
+        };
+        left = count(missing);
+    }
+}
+
+/// The matching mode over several runs in step: from run `r` at `a`, reads whole chunks,
+/// a chunk of each run at each position, while every run has one up to `full_to`, until
+/// one has a pair whose value is among the (at most `K`) missing ones; then clears that
+/// chunk's values from `missing`. Returns the next chunk to read: its position and run.
+#[inline(always)]
+fn match_runs<B: Dots, const W: usize, const K: usize, const NARROW: bool>(
+    g: &[u16],
+    runs: &[(usize, usize)],
+    mut a: usize,
+    mut r: usize,
+    full_to: usize,
+    missing: &mut [u64],
+) -> (usize, usize) {
+    let targets = targets::<K>(missing);
+    let low_bytes = targets.map(|t| t as u8);
+    while a + CHUNK - 1 <= full_to {
+        while let Some(&(rest, _)) = runs.get(r) {
+            let lo = g[a..a + CHUNK].try_into().unwrap();
+            let hi = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
+            r += 1;
+            let hit =
+                if NARROW { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
+            if hit {
+                mark_chunk::<W>(lo, hi, missing);
+                return if r == runs.len() { (a + CHUNK, 0) } else { (a, r) };
+            }
+        }
+        (a, r) = (a + CHUNK, 0);
+    }
+    (a, r)
 }
 
 /// The matching mode: reads whole chunks from `a` on until one has a pair whose value is
