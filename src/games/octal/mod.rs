@@ -620,7 +620,8 @@ mod tests {
         // The marks on the second thread from the first block on, stopped by the
         // certificate inside the pipeline (0.156 is certified near 8000 heaps).
         let sched = Scheduler::new(Some(2)).unwrap();
-        let pipelined = Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps: 256 };
+        let pipelined =
+            Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps: 256, cover_max_heaps: 512 };
         let game = Game::parse("0.156", ProblemId::Grundy).unwrap();
         let mut period = None;
         let mut g = Vec::new();
@@ -642,7 +643,8 @@ mod tests {
         // the block that reaches each checkpoint, on one thread, and on two with the
         // marks pipelined from the start; the sparse variant is extended to each one.
         let rules = Rules::GRUNDY;
-        let pipelined = Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps: 256 };
+        let pipelined =
+            Layout { block: 32, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps: 256, cover_max_heaps: 512 };
         for threads in [1, 2] {
             let sched = Scheduler::new(Some(threads)).unwrap();
             for run in ["blocks", "sparse", "pipelined blocks"] {

@@ -74,6 +74,7 @@ pub fn grundy_lag_blocks_checked(
         bitset_heaps,
         pipeline_heaps: PIPELINE_HEAPS,
         cover_heaps: cover_range(BLOCK_HEAPS, usize::MAX).0 + COVER_LAGS / rules.split_removals().count().max(1),
+        cover_max_heaps: cover_range(BLOCK_HEAPS, usize::MAX).0 + COVER_MAX_CHUNKS * CHUNK,
     };
     grundy_lag_blocks_in(rules, g, max_heap, sched, layout, checks)
 }
@@ -89,7 +90,7 @@ pub fn grundy_lag_blocks_with(
     block: usize,
     bitset_heaps: usize,
 ) -> Result<(), Overflow> {
-    let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, cover_heaps: 0 };
+    let layout = Layout { block, bitset_heaps, pipeline_heaps: usize::MAX, cover_heaps: 0, cover_max_heaps: 0 };
     grundy_lag_blocks_in(rules, g, max_heap, sched, layout, &mut Checkpoints::none())
 }
 
@@ -107,6 +108,9 @@ pub struct Layout {
     /// heap `a` below this (0 for none), from the first `a` past the reach of the last
     /// two blocks (`cover_range`), which the search then passes over.
     pub cover_heaps: usize,
+    /// The most heaps the cover may grow to ([`CoverSize`]); at most `cover_heaps` for
+    /// a cover that only shrinks.
+    pub cover_max_heaps: usize,
 }
 
 /// [`grundy_lag_blocks`] cut up by `layout`, offering the table to `checks`.
@@ -152,7 +156,8 @@ pub fn grundy_lag_blocks_in(
         }
         let left = (max_heap + 1).saturating_sub(front.g.len());
         if sched.threads() >= 2 && left >= layout.pipeline_heaps.max(1) {
-            return pipelined(rules, front, max_heap, sched, block, layout.cover_heaps, checks).map(|_| ());
+            let cover = (layout.cover_heaps, layout.cover_max_heaps);
+            return pipelined(rules, front, max_heap, sched, block, cover, checks).map(|_| ());
         }
     }
     Ok(())
@@ -174,13 +179,62 @@ pub const PIPELINE_HEAPS: usize = 1 << 16;
 /// is still making, before it makes them itself: about the second thread's time for
 /// the rare lags of 0.354 (264 lags over four lane groups).
 const HANDOVER_WAIT: Duration = Duration::from_micros(2);
-/// Cover lags (see [`Layout::cover_heaps`]) the pipeline's second thread marks per
-/// block, over all the split removals: as many again as its own marks of 0.354 (about
-/// 260 lags), a third of Grundy's game's (about 1270, of wider values), where its time
-/// runs out. N = 10^6, 2 threads, Intel Xeon (`avx512`), alternated: 0.354 144 → 126 ms
-/// with the pairs of heaps 65 to 191 or 255 covered, slower again past 383; Grundy's
-/// game 831 → 751 ms to 511, slower again to 1023.
+/// Cover lags (see [`Layout::cover_heaps`]) the pipeline's second thread starts with per
+/// block, over all the split removals; [`CoverSize`] then moves the cover's end.
 pub const COVER_LAGS: usize = 384;
+
+/// The most chunks of heaps the cover may grow to (past the reach of the last two
+/// blocks). At N = 10^6 the cover's end settles between 193 and 385 for 0.16, at 129
+/// for 0.354, and between 769 and 961 for Grundy's game, whose heaps are slow.
+pub const COVER_MAX_CHUNKS: usize = 16;
+
+/// Blocks between two moves of the cover's end.
+const COVER_WINDOW: usize = 128;
+
+/// The end of the covered heaps, moved a chunk of the search at a time by how often the
+/// second thread marked a block's whole cover before the first reached the block: one
+/// chunk further when it did for 90% of the blocks of a window, one chunk back below
+/// 75%. A cover the first thread finds unfinished is mostly lost (its heaps search the
+/// pairs themselves), one finished early leaves the second thread idle; which size
+/// balances the two depends on the game (theory §4.5: any size is exact). N = 10^6, 2
+/// threads, Intel Xeon (`avx512`), fixed sizes, alternated: 0.16 fastest with 256
+/// cover lags (82% in time; 384 lags: 58%, 4.6% slower), 0.354 with 128 (384: 7%
+/// slower), Grundy's game with about 450 (128: 9% slower).
+#[derive(Clone, Copy, Debug)]
+struct CoverSize {
+    /// The least and the most the end may be.
+    ends: (usize, usize),
+    blocks: usize,
+    in_time: usize,
+}
+
+impl CoverSize {
+    /// For the covered heaps `covered` (from `cover_range`), whose end may grow to
+    /// `max_end`; `covered.0 + CHUNK` at least, unless `covered` is shorter already.
+    fn new(covered: (usize, usize), max_end: usize) -> Self {
+        let least = covered.1.min(covered.0 + CHUNK);
+        Self { ends: (least, max_end.max(covered.1)), blocks: 0, in_time: 0 }
+    }
+
+    /// Records a block whose cover was marked whole before the first thread reached it
+    /// (`in_time`) or not; returns the next end for `end`.
+    fn record(&mut self, in_time: bool, end: usize) -> usize {
+        self.blocks += 1;
+        self.in_time += usize::from(in_time);
+        if self.blocks < COVER_WINDOW {
+            return end;
+        }
+        let next = if 10 * self.in_time >= 9 * self.blocks {
+            end + CHUNK
+        } else if 4 * self.in_time < 3 * self.blocks {
+            end.saturating_sub(CHUNK)
+        } else {
+            end
+        };
+        (self.blocks, self.in_time) = (0, 0);
+        next.clamp(self.ends.0, self.ends.1)
+    }
+}
 
 /// The sequential side of a run: the table, the sparse-space state and what each heap
 /// reuses.
@@ -458,7 +512,7 @@ fn pipelined(
     max_heap: usize,
     sched: &Scheduler,
     block: usize,
-    cover_heaps: usize,
+    cover_heaps: (usize, usize),
     checks: &mut Checkpoints<'_>,
 ) -> Result<usize, Overflow> {
     let simd = front.simd;
@@ -476,7 +530,7 @@ fn pipelined(
     let slots: [Padded<Mutex<BlockMarks>>; 2] = Default::default();
     let slot_of = |n0: usize| &slots[(n0 - first) / block % 2].0;
     let cover_slots: [Padded<Mutex<CoverMarks>>; 2] = Default::default();
-    let covered = cover_range(block, cover_heaps);
+    let first_cover = cover_range(block, cover_heaps.0);
     let cover_slot_of = |n0: usize| &cover_slots[(n0 - first) / block % 2].0;
     let compute = || -> Result<usize, Overflow> {
         // Stops the second thread however this one ends, a panic included (else the
@@ -515,6 +569,8 @@ fn pipelined(
     let help = || {
         let mut all_lags = AllLags::default();
         let mut prepared = first;
+        let mut covered = first_cover;
+        let mut cover_size = CoverSize::new(covered, cover_heaps.1);
         loop {
             let mut len = first;
             crate::sched::wait_until(|| {
@@ -546,15 +602,25 @@ fn pipelined(
             // Group by group, the slot locked for each: the first thread, reaching the
             // block, takes the groups marked so far, and its lock ends the marking.
             let slot = cover_slot_of(n0);
-            let started = wanted()
-                && slot.try_lock().is_ok_and(|mut cover| cover.start(rules, known.len(), &all_lags, n0, block, key));
-            if started {
+            // `None`: too late to start; `Some(false)`: no cover for this block.
+            let started = match slot.try_lock() {
+                Ok(mut cover) if wanted() => Some(cover.start(rules, known.len(), &all_lags, n0, block, key)),
+                _ => None,
+            };
+            let mut in_time = started.is_some();
+            if started == Some(true) {
                 for _ in 0..block / LANES {
                     match slot.try_lock() {
                         Ok(mut cover) if wanted() => cover.mark_group(simd, known, &all_lags),
-                        _ => break,
+                        _ => {
+                            in_time = false;
+                            break;
+                        }
                     }
                 }
+            }
+            if started != Some(false) && covered.1 > covered.0 {
+                covered.1 = cover_size.record(in_time, covered.1);
             }
             prepared = n0;
         }
@@ -968,6 +1034,26 @@ mod tests {
     }
 
     #[test]
+    fn the_cover_grows_when_in_time_and_shrinks_when_late() {
+        let window = |size: &mut CoverSize, in_time: usize, end: usize| {
+            (0..COVER_WINDOW).fold(end, |end, k| size.record(k < in_time, end))
+        };
+        let mut size = CoverSize::new((65, 257), 65 + 4 * CHUNK);
+        assert_eq!(size.ends, (65 + CHUNK, 65 + 4 * CHUNK));
+        // 90% in time: one chunk further, once per window, up to the most.
+        assert_eq!(window(&mut size, COVER_WINDOW * 9 / 10 + 1, 257), 257 + CHUNK);
+        assert_eq!(window(&mut size, COVER_WINDOW, 257 + CHUNK), 257 + CHUNK);
+        // Between 75% and 90%: where it is; below 75%: one chunk back, down to the least.
+        assert_eq!(window(&mut size, COVER_WINDOW * 85 / 100, 257), 257);
+        assert_eq!(window(&mut size, COVER_WINDOW * 7 / 10, 257), 257 - CHUNK);
+        assert_eq!(window(&mut size, 0, 65 + CHUNK), 65 + CHUNK);
+        // A cover shorter than a chunk never grows past its most.
+        let mut short = CoverSize::new((16, 40), 40);
+        assert_eq!(short.ends, (40, 40));
+        assert_eq!(window(&mut short, COVER_WINDOW, 40), 40);
+    }
+
+    #[test]
     fn pipelined_blocks_match_the_reference() {
         let mut handed_total = 0;
         for threads in [2, 3] {
@@ -981,9 +1067,16 @@ mod tests {
                     for block in [8, 16, 64] {
                         let mut g = expected[..2 * block].to_vec();
                         let front = Front::start(simd, &rules, &mut g);
-                        handed_total +=
-                            pipelined(&rules, front, max_heap, &sched, block, 3 * block, &mut Checkpoints::none())
-                                .unwrap();
+                        handed_total += pipelined(
+                            &rules,
+                            front,
+                            max_heap,
+                            &sched,
+                            block,
+                            (3 * block, 12 * block),
+                            &mut Checkpoints::none(),
+                        )
+                        .unwrap();
                         assert_eq!(g, expected, "{rules:?}, blocks of {block}, {threads} threads, {}", simd.name());
                     }
                 }

@@ -111,9 +111,11 @@ pub fn check_short_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), 
 /// thread or not), grown from several sizes, against the reference.
 pub fn check_pipelined_lag_blocks(max_heap: usize, sched: &Scheduler) -> Result<(), String> {
     on_every_backend(sched, |sched| {
-        for (block, cover_heaps) in [(8, 0), (8, 40), (64, 160)] {
-            let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps };
-            let name = format!("pipelined blocks of {block}, pairs of {cover_heaps} heaps covered");
+        // The last: a cover that may grow from 40 heaps to 400 and shrink again.
+        for (block, cover_heaps, cover_max_heaps) in [(8, 0, 0), (8, 40, 40), (64, 160, 160), (8, 40, 400)] {
+            let layout = Layout { block, bitset_heaps: 0, pipeline_heaps: 1, cover_heaps, cover_max_heaps };
+            let name =
+                format!("pipelined blocks of {block}, pairs of {cover_heaps} to {cover_max_heaps} heaps covered");
             check_with(&name, max_heap, 3, &|rules, g, to| {
                 grundy_lag_blocks_in(rules, g, to, sched, layout, &mut Checkpoints::none()).map_err(|e| e.to_string())
             })?;
