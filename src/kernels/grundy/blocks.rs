@@ -1053,6 +1053,26 @@ mod tests {
         assert_eq!(window(&mut short, COVER_WINDOW, 40), 40);
     }
 
+    /// Blocks of 8 heaps, so that a few thousand heaps make many windows of
+    /// [`COVER_WINDOW`] blocks: the cover's end moves (grows while the second thread is in
+    /// time, shrinks when it is late), and the values stay the reference's.
+    #[test]
+    fn a_moving_cover_keeps_the_values() {
+        let sched = Scheduler::new(Some(2)).unwrap();
+        for (rules, max_heap) in
+            [(Rules::GRUNDY, 6000), (Rules::octal(&[0, 3, 5, 4]), 6000), (Rules::octal(&[0, 1, 6]), 6000)]
+        {
+            let mut expected = Vec::new();
+            super::super::grundy_naive(&rules, &mut expected, max_heap).unwrap();
+            let block = 8;
+            let mut g = expected[..2 * block].to_vec();
+            let front = Front::start(sched.simd(), &rules, &mut g);
+            pipelined(&rules, front, max_heap, &sched, block, (3 * block, 40 * block), &mut Checkpoints::none())
+                .unwrap();
+            assert_eq!(g, expected, "{rules:?}");
+        }
+    }
+
     #[test]
     fn pipelined_blocks_match_the_reference() {
         let mut handed_total = 0;
