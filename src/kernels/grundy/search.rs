@@ -79,14 +79,7 @@ fn search_words<B: Dots, const W: usize, const NARROW: bool>(
     missing: &mut [u64],
     covered: (usize, usize),
 ) {
-    // The missing values left, over a fixed array of `W` words when `W > 0`: unrolled.
-    let count = |missing: &[u64]| -> u32 {
-        match <&[u64; W]>::try_from(missing) {
-            Ok(words) if W > 0 => words.iter().map(|w| w.count_ones()).sum(),
-            _ => missing.iter().map(|w| w.count_ones()).sum(),
-        }
-    };
-    let mut left = count(missing);
+    let mut left = count::<W>(missing);
     if left == 0 {
         return;
     }
@@ -136,9 +129,19 @@ fn search_words<B: Dots, const W: usize, const NARROW: bool>(
                     mark_chunk::<W>(&g[a..a + CHUNK], &g[rest + 1 - a - CHUNK..=rest - a], missing);
                     if r + 1 == runs.len() { (a + CHUNK, 0) } else { (a, r + 1) }
                 };
-                left = count(missing);
+                left = count::<W>(missing);
             }
         }
+    }
+}
+
+/// The missing values left in `missing`, over a fixed array of `W` words when `W > 0`:
+/// unrolled.
+#[inline(always)]
+fn count<const W: usize>(missing: &[u64]) -> u32 {
+    match <&[u64; W]>::try_from(missing) {
+        Ok(words) if W > 0 => words.iter().map(|w| w.count_ones()).sum(),
+        _ => missing.iter().map(|w| w.count_ones()).sum(),
     }
 }
 
@@ -157,12 +160,6 @@ fn search_run<B: Dots, const W: usize, const NARROW: bool>(
     covered: (usize, usize),
     mut left: u32,
 ) {
-    let count = |missing: &[u64]| -> u32 {
-        match <&[u64; W]>::try_from(missing) {
-            Ok(words) if W > 0 => words.iter().map(|w| w.count_ones()).sum(),
-            _ => missing.iter().map(|w| w.count_ones()).sum(),
-        }
-    };
     let mut a = 1;
     while a <= last && left > 0 {
         if (covered.0..covered.1).contains(&a) {
@@ -180,7 +177,7 @@ fn search_run<B: Dots, const W: usize, const NARROW: bool>(
             mark_chunk::<W>(&g[a..=stop], &g[rest - stop..=rest - a], missing);
             stop + 1
         };
-        left = count(missing);
+        left = count::<W>(missing);
     }
 }
 
