@@ -108,7 +108,7 @@ pub struct Layout {
     /// heap `a` below this (0 for none), from the first `a` past the reach of the last
     /// two blocks (`cover_range`), which the search then passes over.
     pub cover_heaps: usize,
-    /// The most heaps the cover may grow to ([`CoverSize`]); at most `cover_heaps` for
+    /// The most heaps the cover may grow to (`CoverSize`); at most `cover_heaps` for
     /// a cover that only shrinks.
     pub cover_max_heaps: usize,
 }
@@ -180,7 +180,7 @@ pub const PIPELINE_HEAPS: usize = 1 << 16;
 /// the rare lags of 0.354 (264 lags over four lane groups).
 const HANDOVER_WAIT: Duration = Duration::from_micros(2);
 /// Cover lags (see [`Layout::cover_heaps`]) the pipeline's second thread starts with per
-/// block, over all the split removals; [`CoverSize`] then moves the cover's end.
+/// block, over all the split removals; `CoverSize` then moves the cover's end.
 pub const COVER_LAGS: usize = 384;
 
 /// The most chunks of heaps the cover may grow to (past the reach of the last two
