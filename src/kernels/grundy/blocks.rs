@@ -69,12 +69,13 @@ pub fn grundy_lag_blocks_checked(
     checks: &mut Checkpoints<'_>,
 ) -> Result<(), Overflow> {
     let bitset_heaps = BITSET_HEAPS / rules.split_removals().count().max(1);
+    let cover_from = cover_range(BLOCK_HEAPS, usize::MAX).0;
     let layout = Layout {
         block: BLOCK_HEAPS,
         bitset_heaps,
         pipeline_heaps: PIPELINE_HEAPS,
-        cover_heaps: cover_range(BLOCK_HEAPS, usize::MAX).0 + COVER_LAGS / rules.split_removals().count().max(1),
-        cover_max_heaps: cover_range(BLOCK_HEAPS, usize::MAX).0 + COVER_MAX_CHUNKS * CHUNK,
+        cover_heaps: cover_from + COVER_LAGS / rules.split_removals().count().max(1),
+        cover_max_heaps: cover_from + COVER_MAX_CHUNKS * CHUNK,
     };
     grundy_lag_blocks_in(rules, g, max_heap, sched, layout, checks)
 }

@@ -125,9 +125,9 @@ fn search_words<B: Dots, const W: usize, const NARROW: bool>(
                 } else if left as usize <= TARGETS {
                     match_runs::<B, W, TARGETS, NARROW>(g, runs, a, r, full_to, missing)
                 } else {
-                    let rest = runs[r].0;
-                    mark_chunk::<W>(&g[a..a + CHUNK], &g[rest + 1 - a - CHUNK..=rest - a], missing);
-                    if r + 1 == runs.len() { (a + CHUNK, 0) } else { (a, r + 1) }
+                    let (lo, hi) = chunk_pair(g, runs[r].0, a);
+                    mark_chunk::<W>(lo, hi, missing);
+                    after(a, r, runs.len())
                 };
                 left = count::<W>(missing);
             }
@@ -198,19 +198,42 @@ fn match_runs<B: Dots, const W: usize, const K: usize, const NARROW: bool>(
     let low_bytes = targets.map(|t| t as u8);
     while a + CHUNK - 1 <= full_to {
         while let Some(&(rest, _)) = runs.get(r) {
-            let lo = g[a..a + CHUNK].try_into().unwrap();
-            let hi = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
-            r += 1;
-            let hit =
-                if NARROW { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
-            if hit {
+            let (lo, hi) = chunk_pair(g, rest, a);
+            if chunk_hits::<B, K, NARROW>(lo, hi, &targets, &low_bytes) {
                 mark_chunk::<W>(lo, hi, missing);
-                return if r == runs.len() { (a + CHUNK, 0) } else { (a, r) };
+                return after(a, r, runs.len());
             }
+            r += 1;
         }
         (a, r) = (a + CHUNK, 0);
     }
     (a, r)
+}
+
+/// The chunk of pairs `(a + j, rest - a - j)`, `j < CHUNK`: the values from `a` up, and
+/// those down from `rest - a`, in ascending order (pair `j` is `lo[j]`, `hi[CHUNK - 1 - j]`).
+#[inline(always)]
+fn chunk_pair(g: &[u16], rest: usize, a: usize) -> (&[u16; CHUNK], &[u16; CHUNK]) {
+    (g[a..a + CHUNK].try_into().unwrap(), g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap())
+}
+
+/// Whether a pair of the chunk has a value among `targets` (their low bytes
+/// `low_bytes` when every value of the game is below 256, `NARROW`).
+#[inline(always)]
+fn chunk_hits<B: Dots, const K: usize, const NARROW: bool>(
+    lo: &[u16; CHUNK],
+    hi: &[u16; CHUNK],
+    targets: &[u16; K],
+    low_bytes: &[u8; K],
+) -> bool {
+    if NARROW { B::chunk_matches_low_bytes(lo, hi, low_bytes) } else { chunk_matches(lo, hi, targets) }
+}
+
+/// The chunk read after run `r` (of `runs`) at `a`: the next run at the same position,
+/// or the first at the next.
+#[inline(always)]
+fn after(a: usize, r: usize, runs: usize) -> (usize, usize) {
+    if r + 1 == runs { (a + CHUNK, 0) } else { (a, r + 1) }
 }
 
 /// The matching mode: reads whole chunks from `a` on until one has a pair whose value is
@@ -227,11 +250,9 @@ fn match_chunks<B: Dots, const W: usize, const K: usize, const NARROW: bool>(
     let targets = targets::<K>(missing);
     let low_bytes = targets.map(|t| t as u8);
     while a + CHUNK - 1 <= last {
-        let lo = g[a..a + CHUNK].try_into().unwrap();
-        let hi = g[rest + 1 - a - CHUNK..=rest - a].try_into().unwrap();
+        let (lo, hi) = chunk_pair(g, rest, a);
         a += CHUNK;
-        let hit = if NARROW { B::chunk_matches_low_bytes(lo, hi, &low_bytes) } else { chunk_matches(lo, hi, &targets) };
-        if hit {
+        if chunk_hits::<B, K, NARROW>(lo, hi, &targets, &low_bytes) {
             mark_chunk::<W>(lo, hi, missing);
             return a;
         }
