@@ -1059,18 +1059,20 @@ mod tests {
     /// time, shrinks when it is late), and the values stay the reference's.
     #[test]
     fn a_moving_cover_keeps_the_values() {
-        let sched = Scheduler::new(Some(2)).unwrap();
         for (rules, max_heap) in
             [(Rules::GRUNDY, 6000), (Rules::octal(&[0, 3, 5, 4]), 6000), (Rules::octal(&[0, 1, 6]), 6000)]
         {
             let mut expected = Vec::new();
             super::super::grundy_naive(&rules, &mut expected, max_heap).unwrap();
-            let block = 8;
-            let mut g = expected[..2 * block].to_vec();
-            let front = Front::start(sched.simd(), &rules, &mut g);
-            pipelined(&rules, front, max_heap, &sched, block, (3 * block, 40 * block), &mut Checkpoints::none())
-                .unwrap();
-            assert_eq!(g, expected, "{rules:?}");
+            for simd in Simd::available() {
+                let sched = Scheduler::new(Some(2)).unwrap().with_simd(simd);
+                let block = 8;
+                let mut g = expected[..2 * block].to_vec();
+                let front = Front::start(simd, &rules, &mut g);
+                pipelined(&rules, front, max_heap, &sched, block, (3 * block, 40 * block), &mut Checkpoints::none())
+                    .unwrap();
+                assert_eq!(g, expected, "{rules:?}, {}", simd.name());
+            }
         }
     }
 
