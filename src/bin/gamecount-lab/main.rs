@@ -102,7 +102,8 @@ pub struct Provenance {
     pub machine: String,
     /// UTC date and time.
     pub date: String,
-    /// Short commit hash (with `+dirty` if the tree has changes).
+    /// Short commit hash (with `+dirty` if the tree has changes outside `results/`, which
+    /// the measurements themselves write).
     pub commit: String,
 }
 
@@ -128,7 +129,8 @@ impl Provenance {
         };
         let date = run(&["date", "-u", "+%Y-%m-%dT%H:%MZ"]).unwrap_or_default();
         let mut commit = run(&["git", "rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into());
-        if run(&["git", "status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty()) {
+        let changed = run(&["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)results"]);
+        if changed.is_some_and(|s| !s.is_empty()) {
             commit.push_str("+dirty");
         }
         Self { machine: format!("{model}, {cores} cores, simd {}", gamecount::simd::Simd::best()), date, commit }
