@@ -125,9 +125,12 @@ impl Scheduler {
         Progress::new(self.show_progress, total, label)
     }
 
-    /// The number of cores the operating system lets this process use.
+    /// The number of cores the operating system lets this process use, asked once: each
+    /// question is a score of system calls (the cgroup's quota files, the affinity mask),
+    /// and a run asks it from the header, the scheduler and the time estimate.
     pub fn available_cores() -> usize {
-        std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+        static CORES: OnceLock<usize> = OnceLock::new();
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
     }
 
     /// The number of worker threads.
