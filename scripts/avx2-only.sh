@@ -55,23 +55,20 @@ answers() {
   json=$("$@" --json 2>"$scratch/stderr") || { cat "$scratch/stderr" >&2; return 1; }
   sed -E 's/"(seconds|simd)":[^,}]*,?//g' <<<"$json"
 }
-differs() {
-  printf 'error: %s differs under valgrind:\n%s\nagainst native:\n%s\n' "$1" "$2" "$3" >&2
+# Fails unless the native and emulated answers of "$1" are the same (and not empty).
+agree() {
+  [ -n "$2" ] && [ "$2" = "$3" ] && return
+  printf 'error: %s differs under valgrind:\n%s\nagainst native:\n%s\n' "$1" "$3" "$2" >&2
   exit 1
 }
 same_answers() {
-  local native emulated
-  native=$(answers "$bin" "$@")
-  emulated=$(answers "${emulate[@]}" "$bin" "$@")
-  [ -n "$native" ] && [ "$native" = "$emulated" ] || differs "$*" "$emulated" "$native"
+  agree "$*" "$(answers "$bin" "$@")" "$(answers "${emulate[@]}" "$bin" "$@")"
   echo "ok   $*"
 }
 same_values() {
-  local native emulated
-  native=$(answers "$bin" "$@" --out "$scratch/native")
-  emulated=$(answers "${emulate[@]}" "$bin" "$@" --out "$scratch/emulated")
-  [ -n "$native" ] && [ "$native" = "$emulated" ] || differs "$*" "$emulated" "$native"
-  cmp -s "$scratch/native" "$scratch/emulated" || differs "$* --out" "(the values differ)" ""
+  agree "$*" "$(answers "$bin" "$@" --out "$scratch/native")" \
+    "$(answers "${emulate[@]}" "$bin" "$@" --out "$scratch/emulated")"
+  cmp -s "$scratch/native" "$scratch/emulated" || agree "$* --out" "the native values" "other values"
   echo "ok   $*: the $(wc -l < "$scratch/native") values agree"
 }
 same_answers solve all
