@@ -11,7 +11,8 @@
 //! `P/V` (relative to the first term) and inverted once at the end, `n/5` terms, O(1)
 //! memory. With `a = a0 + 5t` and `b = b0 - 3t` the ratio's numerator and denominator
 //! are polynomials of degree 8 in `t`, so they run by forward differences: 16 additions
-//! and 3 products per term (there were 17 products when each ratio was multiplied out).
+//! and 3 products per term (there were 17 products when each ratio was multiplied out;
+//! docs/theory/coins.md §7).
 //! Numerator and denominator of the sum take the same number of products, so Montgomery
 //! products of plain residues (each a factor `2^-32` off) give the same fraction; they
 //! replace Barrett's 128-bit multiply for odd `p < 2^31`.
