@@ -289,6 +289,13 @@ impl Plan {
 
     /// The per-lane recurrence over steps `0..=m`; returns each lane's `A` at step `m - 1`
     /// (as if it had started from 0) and leaves uncorrected outputs in `scratch.rows`.
+    ///
+    /// `C(R+1, k)` of step `t` is not built from factorials: by Pascal's rule twice it is
+    /// `C(R, k) + C(R-1, k-1) + C(R-1, k-2)`, and the last two are `C(R', k'-2)` and
+    /// `C(R', k'-3)` of step `t + 1` (`R' = R - 1`, `k' = k + 1`), which that step builds
+    /// for `A` anyway (docs/theory/cards.md §8). So each odd output is written one step
+    /// late, from a partial sum carried over, and a step costs six products, not eight;
+    /// only the last step's `C(R+1, k)` comes from factorials.
     #[inline(always)]
     fn main_loop<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) -> B::V {
         let (ia, fb, ic) = (&scratch.ia[..m + 4], &scratch.fb[..m + 2], &scratch.ic[..2 * m + 4]);
@@ -304,22 +311,30 @@ impl Plan {
         let mut power = B::load(&lane_pow);
         let mut a = B::splat(0);
         let mut a_last = a;
+        // The odd output of the step before, all but its `C(R-1, k-1) + C(R-1, k-2)`.
+        let mut odd_partial = B::splat(0);
         for t in 0..=m {
-            let (f_r, f_r1) = (fb[m - t], fb[m - t + 1]);
+            let f_r = fb[m - t];
             let (i_k, i_k2, i_k3) = (ia[t + 3], ia[t + 1], ia[t]);
             let u = 2 * (m - t);
-            let (i_j, i_j1, i_j2, i_j3) = (ic[u], ic[u + 1], ic[u + 2], ic[u + 3]);
+            let (i_j, i_j2, i_j3) = (ic[u], ic[u + 2], ic[u + 3]);
             let c_k2 = lanes.mul(lanes.mul(f_r, i_k2), i_j2); // C(R, k-2)
             let c_k3 = lanes.mul(lanes.mul(f_r, i_k3), i_j3); // C(R, k-3)
-            a = lanes.half(lanes.add(a, lanes.add(lanes.double(c_k2), c_k3)));
-            if t > 0 {
-                let c1_k = lanes.mul(lanes.mul(f_r1, i_k), i_j1); // C(R+1, k)
-                let b = lanes.sub(lanes.double(a), c_k2);
-                rows[2 * t - 1] = lanes.sub(lanes.add(lanes.double(power), c1_k), b);
+            let pascal = lanes.add(c_k2, c_k3);
+            if t >= 2 {
+                rows[2 * t - 3] = lanes.add(odd_partial, pascal);
             }
+            a = lanes.half(lanes.add(a, lanes.add(c_k2, pascal)));
+            // O_t = 2^(R+1) + C(R+1, k) - (2·A_t - C(R, k-2)).
+            let b = lanes.sub(lanes.double(a), c_k2);
+            let odd_base = lanes.sub(lanes.double(power), b);
             if t < m {
                 let c_k = lanes.mul(lanes.mul(f_r, i_k), i_j); // C(R, k)
                 rows[2 * t] = lanes.sub(lanes.add(power, c_k), a);
+                odd_partial = lanes.add(odd_base, c_k);
+            } else {
+                let c1_k = lanes.mul(lanes.mul(fb[m - t + 1], i_k), ic[u + 1]); // C(R+1, k)
+                rows[2 * t - 1] = lanes.add(odd_base, c1_k);
             }
             if t + 1 == m {
                 a_last = a;
