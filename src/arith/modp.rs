@@ -25,14 +25,20 @@ pub fn mul_mod(a: u64, b: u64, m: u64) -> u64 {
 }
 
 /// `base^exp mod m` by square-and-multiply. `0^0 = 1`, and `m = 1` gives 0.
-pub fn pow_mod(base: u64, mut exp: u64, m: u64) -> u64 {
-    let mut result = 1 % m;
-    let mut b = base % m;
+pub fn pow_mod(base: u64, exp: u64, m: u64) -> u64 {
+    power(base % m, exp, 1 % m, |x, y| mul_mod(x, y, m))
+}
+
+/// `base^exp` by right-to-left square-and-multiply under the product `mul`, whose unit
+/// is `one`: one loop for every modular product the setup code uses.
+#[inline(always)]
+fn power(mut base: u64, mut exp: u64, one: u64, mul: impl Fn(u64, u64) -> u64) -> u64 {
+    let mut result = one;
     while exp > 0 {
         if exp & 1 == 1 {
-            result = mul_mod(result, b, m);
+            result = mul(result, base);
         }
-        b = mul_mod(b, b, m);
+        base = mul(base, base);
         exp >>= 1;
     }
     result
@@ -81,22 +87,11 @@ pub fn is_prime(n: u64) -> bool {
 fn strong_probable_prime(n: u64, bases: &[u64], mul: impl Fn(u64, u64) -> u64) -> bool {
     let s = (n - 1).trailing_zeros();
     let d = (n - 1) >> s;
-    let pow = |base: u64, mut exp: u64| {
-        let (mut result, mut b) = (1, base);
-        while exp > 0 {
-            if exp & 1 == 1 {
-                result = mul(result, b);
-            }
-            b = mul(b, b);
-            exp >>= 1;
-        }
-        result
-    };
     'witness: for &a in bases {
         if a % n == 0 {
             continue;
         }
-        let mut x = pow(a % n, d);
+        let mut x = power(a % n, d, 1, &mul);
         if x == 1 || x == n - 1 {
             continue;
         }
