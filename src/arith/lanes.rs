@@ -148,28 +148,6 @@ impl<B: Mont> ModLanes<B> {
         B::min(x, B::sub(x, self.p))
     }
 
-    /// [`ModLanes::pow`] with lazy products (`p < 2^30`): forms below `2p` in, a form
-    /// below `2p` out (not reduced).
-    #[inline(always)]
-    pub fn pow_lazy<const G: usize>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
-        if e == 0 {
-            return [B::splat(self.scalar.one()); G];
-        }
-        let mut acc = x;
-        // The top bit is consumed by starting from x itself.
-        for bit in (0..63 - e.leading_zeros()).rev() {
-            for a in acc.iter_mut() {
-                *a = self.mul_lazy(*a, *a);
-            }
-            if e >> bit & 1 == 1 {
-                for (a, &b) in acc.iter_mut().zip(x.iter()) {
-                    *a = self.mul_lazy(*a, b);
-                }
-            }
-        }
-        acc
-    }
-
     /// The Montgomery form `a·2^32 mod p` of residues `a < p`.
     #[inline(always)]
     pub fn to_form(&self, a: B::V) -> B::V {
@@ -185,27 +163,46 @@ impl<B: Mont> ModLanes<B> {
     /// `x^e` for `G` vectors of Montgomery forms at once, as forms: one left-to-right
     /// square-and-multiply over the bits of `e` drives every lane, and the `G`
     /// independent vectors give the processor independent products to overlap.
-    ///
-    /// (The loop is written out here and in [`ModLanes::pow_lazy`] rather than shared
-    /// through a closure: a closure is not `#[inline(always)]`, and the products must
-    /// inline into the caller's entry point.)
     #[inline(always)]
     pub fn pow<const G: usize>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
+        self.pow_with::<G, false>(x, e)
+    }
+
+    /// [`ModLanes::pow`] with lazy products (`p < 2^30`): forms below `2p` in, a form
+    /// below `2p` out (not reduced).
+    #[inline(always)]
+    pub fn pow_lazy<const G: usize>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
+        self.pow_with::<G, true>(x, e)
+    }
+
+    /// The one loop of [`ModLanes::pow`] and [`ModLanes::pow_lazy`]. The product is chosen
+    /// by a constant, not passed as a closure: a closure is not `#[inline(always)]`, and
+    /// the products must inline into the caller's entry point.
+    #[inline(always)]
+    fn pow_with<const G: usize, const LAZY: bool>(&self, x: [B::V; G], e: u64) -> [B::V; G] {
         if e == 0 {
             return [B::splat(self.scalar.one()); G];
         }
         let mut acc = x;
+        // The top bit is consumed by starting from x itself.
         for bit in (0..63 - e.leading_zeros()).rev() {
             for a in acc.iter_mut() {
-                *a = self.mul(*a, *a);
+                *a = self.mul_as::<LAZY>(*a, *a);
             }
             if e >> bit & 1 == 1 {
                 for (a, &b) in acc.iter_mut().zip(x.iter()) {
-                    *a = self.mul(*a, b);
+                    *a = self.mul_as::<LAZY>(*a, b);
                 }
             }
         }
         acc
+    }
+
+    /// [`ModLanes::mul_lazy`] if `LAZY`, else [`ModLanes::mul`]: for loops compiled once
+    /// per kind of product.
+    #[inline(always)]
+    pub fn mul_as<const LAZY: bool>(&self, a: B::V, b: B::V) -> B::V {
+        if LAZY { self.mul_lazy(a, b) } else { self.mul(a, b) }
     }
 
     /// `Σ lanes mod p` (lanes below `p`: sixteen of them sum below `2^35`, inside `u64`).

@@ -95,7 +95,7 @@ fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G],
 /// with lazy products if `LAZY` (as [`ModLanes::pow_lazy`] and [`ModLanes::pow`]). The
 /// links of each step are written out for the group sizes of [`GROUPS`]: the loop over
 /// an array of accumulators in `pow` kept them in memory on AVX2, two loads and two
-/// stores per product. The product is a function, not a closure: a closure is not
+/// stores per product. The product is a method, not a closure: a closure is not
 /// `#[inline(always)]`, and one was compiled out of line at the baseline.
 ///
 /// Why the even and odd lanes are not kept apart between products (which would save
@@ -104,17 +104,13 @@ fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G],
 /// (`vpsllq`/`vpaddq` sequences, measured: slower than this form).
 #[inline(always)]
 fn chain<B: Mont, const G: usize, const LAZY: bool>(lanes: &ModLanes<B>, x: [B::V; G], e: u64) -> [B::V; G] {
-    #[inline(always)]
-    fn mul<B: Mont, const LAZY: bool>(lanes: &ModLanes<B>, a: B::V, b: B::V) -> B::V {
-        if LAZY { lanes.mul_lazy(a, b) } else { lanes.mul(a, b) }
-    }
     macro_rules! steps {
         ($($i:tt)*) => {{
             let mut acc = x;
             for bit in (0..63 - e.leading_zeros()).rev() {
-                $(acc[$i] = mul::<B, LAZY>(lanes, acc[$i], acc[$i]);)*
+                $(acc[$i] = lanes.mul_as::<LAZY>(acc[$i], acc[$i]);)*
                 if e >> bit & 1 == 1 {
-                    $(acc[$i] = mul::<B, LAZY>(lanes, acc[$i], x[$i]);)*
+                    $(acc[$i] = lanes.mul_as::<LAZY>(acc[$i], x[$i]);)*
                 }
             }
             acc
