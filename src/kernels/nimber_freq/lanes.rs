@@ -11,6 +11,8 @@
 //! ```
 //!
 //! (`E_0` is `2^(N-2) + 1`; the true `F(0)` is one more, and is written separately.)
+//! The first three binomials come from the tables below; `C(R+1, k)` comes from Pascal's
+//! rule and the next `k`'s first two (see `Plan::main_loop`), except at a run's end.
 //!
 //! Chunks. Chunk `c` writes outputs `[32mc, 32m(c+1))`: the pairs `F(2k), F(2k+1)` for
 //! `k0 = 16mc <= k < k0 + 16m`, that is `E_k` and `O_(k+1)`. Lane `i` walks its own run
