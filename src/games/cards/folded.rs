@@ -18,7 +18,7 @@ use super::CardsParams;
 use crate::arith::{LANES, ModLanes, Montgomery32, inv_mod};
 use crate::kernels::nimber_freq::NimberFreqVariant;
 use crate::kernels::powsum::reduced_exponent;
-use crate::kernels::powsum::simd::{finish, plain_power_sum_lanes};
+use crate::kernels::powsum::simd::{finish, paired_power_sum_lanes};
 use crate::kernels::wht::WhtVariant;
 use crate::memory::AlignedBuffer;
 use crate::sched::Scheduler;
@@ -98,17 +98,18 @@ fn paired_power_sum(lower: &[u32], short: &[u32], s: u64, p: u32, sched: &Schedu
     let partial = sched.map_collect(jobs, |job| {
         let at = job * CHUNK_VALUES;
         let piece = &lower[at..lower.len().min(at + CHUNK_VALUES)];
-        let mut upper = vec![0u32; piece.len()];
         // The piece's values of H: whole periods of `short` when the piece is longer, one
         // contiguous run otherwise (both lengths are powers of two, `at` a multiple of
-        // the smaller).
+        // the smaller). A sum below p per run: a u64 total cannot overflow.
         let period = short.len().min(piece.len());
-        for (k, (out, a)) in upper.chunks_mut(period).zip(piece.chunks(period)).enumerate() {
-            let from = (at + k * period) % short.len();
-            minus_twice_lanes(simd, a, &short[from..from + a.len()], out, p);
-        }
-        // Two sums below p each: a u64 total cannot overflow for 2^30 / 2^15 jobs.
-        let sum = plain_power_sum_lanes(simd, piece, p, e) as u64 + plain_power_sum_lanes(simd, &upper, p, e) as u64;
+        let sum = piece
+            .chunks(period)
+            .enumerate()
+            .map(|(k, a)| {
+                let from = (at + k * period) % short.len();
+                paired_power_sum_lanes(simd, a, &short[from..from + a.len()], p, e) as u64
+            })
+            .sum::<u64>();
         progress.inc(2 * piece.len() as u64);
         sum
     });
@@ -131,27 +132,6 @@ fn add_assign_generic<B: Mont>(acc: &mut [u32], other: &[u32], p: u32) {
     }
     for (x, &y) in rest.iter_mut().zip(other_rest) {
         *x = ((*x as u64 + y as u64) % p as u64) as u32;
-    }
-}
-
-crate::multiversion! {
-    /// `out[i] = (a[i] - 2·b[i]) mod p` for residues below `p`.
-    fn minus_twice_lanes(a: &[u32], b: &[u32], out: &mut [u32], p: u32) => minus_twice_generic;
-}
-
-#[inline(always)]
-fn minus_twice_generic<B: Mont>(a: &[u32], b: &[u32], out: &mut [u32], p: u32) {
-    let lanes = ModLanes::<B>::new(p).expect("validated: an odd prime below 2^31");
-    let (outs, out_rest) = out.as_chunks_mut::<LANES>();
-    let (avs, a_rest) = a.as_chunks::<LANES>();
-    let (bvs, b_rest) = b.as_chunks::<LANES>();
-    for ((o, a), b) in outs.iter_mut().zip(avs).zip(bvs) {
-        let b = B::load(b);
-        B::store(o, lanes.sub(lanes.sub(B::load(a), b), b));
-    }
-    let p = p as u64;
-    for ((o, &a), &b) in out_rest.iter_mut().zip(a_rest).zip(b_rest) {
-        *o = ((a as u64 + 2 * (p - b as u64)) % p) as u32;
     }
 }
 
@@ -180,7 +160,7 @@ mod tests {
     }
 
     #[test]
-    fn the_lane_helpers_match_scalar_residues_on_every_backend() {
+    fn the_fold_matches_scalar_residues_on_every_backend() {
         let p = (1u32 << 31) - 1;
         for simd in crate::simd::Simd::available() {
             for len in [0, 1, 15, 16, 17, 100] {
@@ -188,12 +168,8 @@ mod tests {
                 let b: Vec<u32> = (0..len as u64).map(|i| (p as u64 - 1 - i * 7919 % p as u64) as u32).collect();
                 let mut sum = a.clone();
                 add_assign_lanes(simd, &mut sum, &b, p);
-                let mut diff = vec![0; len];
-                minus_twice_lanes(simd, &a, &b, &mut diff, p);
                 for i in 0..len {
-                    let (x, y, q) = (a[i] as u64, b[i] as u64, p as u64);
-                    assert_eq!(sum[i] as u64, (x + y) % q, "{simd:?} add {i}");
-                    assert_eq!(diff[i] as u64, (x + 2 * q - 2 * y) % q, "{simd:?} minus twice {i}");
+                    assert_eq!(sum[i] as u64, (a[i] as u64 + b[i] as u64) % p as u64, "{simd:?} add {i}");
                 }
             }
         }

@@ -43,6 +43,79 @@ fn plain_power_sum_lanes_generic<B: Mont>(values: &[u32], p: u32, e: u64) -> u32
     }
 }
 
+crate::multiversion! {
+    /// `Σ_i x_i^e·R^-(e-1) + (x_i - 2·y_i)^e·R^-(e-1) mod p` over residues `x_i = a[i]`,
+    /// `y_i = b[i]` below `p` (`a` and `b` of one length), `e >= 1`, on `simd`'s backend:
+    /// the power sum of the folded transform, whose upper half `A - 2H` is made in
+    /// registers from its two inputs instead of written out and read back
+    /// (docs/theory/cards.md §10.1).
+    pub fn paired_power_sum_lanes(a: &[u32], b: &[u32], p: u32, e: u64) -> u32 => paired_power_sum_lanes_generic;
+}
+
+#[inline(always)]
+fn paired_power_sum_lanes_generic<B: Mont>(a: &[u32], b: &[u32], p: u32, e: u64) -> u32 {
+    let lanes = ModLanes::<B>::new(p).expect("the caller checked p");
+    // Half of each group is `x`, the other half `x - 2y`: the group stays the backend's size.
+    match B::POW_GROUP {
+        2 => paired_power_sum::<B, 2, 1>(&lanes, a, b, e),
+        4 => paired_power_sum::<B, 4, 2>(&lanes, a, b, e),
+        _ => paired_power_sum::<B, 8, 4>(&lanes, a, b, e),
+    }
+}
+
+/// [`paired_power_sum_lanes`] in groups of `G = 2·H` vectors: `H` vectors of `x`, then
+/// the `H` vectors `x - 2y` of the same positions.
+#[inline(always)]
+fn paired_power_sum<B: Mont, const G: usize, const H: usize>(lanes: &ModLanes<B>, a: &[u32], b: &[u32], e: u64) -> u32 {
+    const { assert!(G == 2 * H) };
+    assert_eq!(a.len(), b.len(), "paired power sum: x and y differ in length");
+    let (a_vectors, a_rest) = a.as_chunks::<LANES>();
+    let (b_vectors, b_rest) = b.as_chunks::<LANES>();
+    let (a_groups, a_partial) = a_vectors.as_chunks::<H>();
+    let (b_groups, b_partial) = b_vectors.as_chunks::<H>();
+    let mut acc = B::splat(0);
+    for (xs, ys) in a_groups.iter().zip(b_groups) {
+        acc = lanes.add(acc, power_group::<B, G>(lanes, pair_bases::<B, G, H>(lanes, xs, ys), e));
+    }
+    if !a_partial.is_empty() || !a_rest.is_empty() {
+        // Zero padding adds nothing: 0 - 2·0 = 0 and 0^e = 0 for e >= 1.
+        let (mut xs, mut ys) = ([[0u32; LANES]; H], [[0u32; LANES]; H]);
+        xs[..a_partial.len()].copy_from_slice(a_partial);
+        ys[..b_partial.len()].copy_from_slice(b_partial);
+        xs[a_partial.len()][..a_rest.len()].copy_from_slice(a_rest);
+        ys[b_partial.len()][..b_rest.len()].copy_from_slice(b_rest);
+        acc = lanes.add(acc, power_group::<B, G>(lanes, pair_bases::<B, G, H>(lanes, &xs, &ys), e));
+    }
+    lanes.sum(acc)
+}
+
+/// The bases of one paired group: `x` in the first `H` vectors, `x - 2y` in the others.
+/// Functions, not closures, so that they inline into the entry point (see [`chain`]).
+#[inline(always)]
+fn pair_bases<B: Mont, const G: usize, const H: usize>(
+    lanes: &ModLanes<B>,
+    xs: &[Block; H],
+    ys: &[Block; H],
+) -> [B::V; G] {
+    let mut bases = [B::splat(0); G];
+    for i in 0..H {
+        let (x, y) = (B::load(&xs[i]), B::load(&ys[i]));
+        bases[i] = x;
+        bases[H + i] = lanes.sub(lanes.sub(x, y), y);
+    }
+    bases
+}
+
+/// One group of vectors, loaded.
+#[inline(always)]
+fn load_group<B: Mont, const G: usize>(group: &[Block; G]) -> [B::V; G] {
+    let mut bases = [B::splat(0); G];
+    for (b, v) in bases.iter_mut().zip(group) {
+        *b = B::load(v);
+    }
+    bases
+}
+
 /// [`plain_power_sum_lanes`] in groups of `G` vectors.
 #[inline(always)]
 fn power_sum<B: Mont, const G: usize>(lanes: &ModLanes<B>, values: &[u32], e: u64) -> u32 {
@@ -51,14 +124,14 @@ fn power_sum<B: Mont, const G: usize>(lanes: &ModLanes<B>, values: &[u32], e: u6
     let (groups, partial) = vectors.as_chunks::<G>();
     let mut acc = B::splat(0);
     for group in groups {
-        acc = lanes.add(acc, power_group::<B, G>(lanes, group, e));
+        acc = lanes.add(acc, power_group::<B, G>(lanes, load_group::<B, G>(group), e));
     }
     if !partial.is_empty() || !rest.is_empty() {
         // Zero padding adds nothing: 0^e = 0 for e >= 1.
         let mut padded = [[0u32; LANES]; G];
         padded[..partial.len()].copy_from_slice(partial);
         padded[partial.len()][..rest.len()].copy_from_slice(rest);
-        acc = lanes.add(acc, power_group::<B, G>(lanes, &padded, e));
+        acc = lanes.add(acc, power_group::<B, G>(lanes, load_group::<B, G>(&padded), e));
     }
     lanes.sum(acc)
 }
@@ -66,21 +139,18 @@ fn power_sum<B: Mont, const G: usize>(lanes: &ModLanes<B>, values: &[u32], e: u6
 /// The lane-wise sum of `x^e·R^-(e-1)` over one group of `G` vectors: with lazy
 /// products (values below `2p`, reduced once at the end) when `p < 2^30`.
 #[inline(always)]
-fn power_group<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G], e: u64) -> B::V {
+fn power_group<B: Mont, const G: usize>(lanes: &ModLanes<B>, bases: [B::V; G], e: u64) -> B::V {
     let mut acc = B::splat(0);
-    for v in group_power::<B, G>(lanes, group, e) {
+    for v in group_power::<B, G>(lanes, bases, e) {
         acc = lanes.add(acc, v);
     }
     acc
 }
 
-/// The powers of one group, reduced, by [`chain`]'s square-and-multiply.
+/// The powers of one group of residues below `p`, reduced, by [`chain`]'s
+/// square-and-multiply.
 #[inline(always)]
-fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, group: &[Block; G], e: u64) -> [B::V; G] {
-    let mut bases = [B::splat(0); G];
-    for (b, v) in bases.iter_mut().zip(group) {
-        *b = B::load(v);
-    }
+fn group_power<B: Mont, const G: usize>(lanes: &ModLanes<B>, bases: [B::V; G], e: u64) -> [B::V; G] {
     let powers =
         if lanes.lazy_ok() { chain::<B, G, true>(lanes, bases, e) } else { chain::<B, G, false>(lanes, bases, e) };
     let mut out = [B::splat(0); G];
