@@ -107,10 +107,39 @@ lane_operators!(<const VNNI: bool> Pairs<VNNI>: Add add add_lanes, Sub sub sub_l
 fn dot_add8<const VNNI: bool>(acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
     if VNNI {
         // SAFETY: VNNI is true only in the avx2-vnni entry point (see the top of the file).
-        unsafe { _mm256_dpwssd_avx_epi32(acc, a, b) }
+        unsafe { dot_add8_vnni(acc, a, b) }
     } else {
         unsafe { _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)) }
     }
+}
+
+/// AVX-VNNI's `vpdpwssd` on one `ymm` register. In `asm!`, with the `{vex}` prefix that
+/// selects AVX-VNNI's encoding (the EVEX one is AVX-512's), because LLVM's machine
+/// combiner splits the intrinsic `_mm256_dpwssd_avx_epi32` into `vpmaddwd` + `vpaddd`
+/// when the build's tuning does not mark `vpdpwssd` as fast, which the baseline's generic
+/// tuning does not: the default build ran 235 of the kernels' 308 `vpdpwssd` of this
+/// level as two instructions each (the same split cost the AVX-512 backend 10% of
+/// f(1000), see `simd::avx512::dots`). Its own features, so that LLVM inlines it into the
+/// `avx2-vnni` entry point, which has them.
+///
+/// # Safety
+/// The CPU must have AVX2 and AVX-VNNI.
+#[target_feature(enable = "avx2,avxvnni")]
+#[inline]
+unsafe fn dot_add8_vnni(acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
+    let mut sum = acc;
+    // SAFETY: the VEX-encoded `vpdpwssd` on ymm registers is AVX-VNNI, which the caller
+    // guarantees; the asm touches no memory, stack or flags.
+    unsafe {
+        core::arch::asm!(
+            "{{vex}} vpdpwssd {sum}, {a}, {b}",
+            sum = inout(ymm_reg) sum,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    sum
 }
 
 impl<const VNNI: bool> PairVec for Pairs<VNNI> {
