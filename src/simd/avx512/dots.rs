@@ -116,7 +116,7 @@ impl PairVec for Pairs {
     fn store(self, row: &mut PairRow) {
         unsafe { _mm512_store_si512(row.0.as_mut_ptr().cast(), self.0) }
     }
-    /// `vpdpwssd`, as an instruction of its own ([`dot_add_512`]).
+    /// `vpdpwssd`, as an instruction of its own (`dot_add_512`).
     #[inline(always)]
     fn dot_add(self, a: Self, b: Self) -> Self {
         Self(unsafe { dot_add_512(self.0, a.0, b.0) })
