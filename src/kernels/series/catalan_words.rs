@@ -373,12 +373,10 @@ impl Scratch {
                 guard[..zeroed].fill(PairRow::ZERO);
                 Lease::Kept(guard, rows)
             }
-            _ => Lease::Own(vec![PairRow::ZERO; rows]),
+            _ => Lease::Own(Self::fresh_zero_rows(rows)),
         }
     }
-}
 
-impl Scratch {
     /// `rows` zero rows in a fresh allocation, their pages mapped in one call, not one
     /// fault each (3% of a fresh f(1000) on AVX2, 15 alternated processes). Asked of the
     /// allocator as zeroed memory, not written with zeros: fresh pages come zeroed from
