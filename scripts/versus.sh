@@ -6,6 +6,10 @@
 # round, and reports the median of the compute time each binary reports (`seconds`)
 # and their ratio. Extra arguments go to this checkout's binary only (`--simd avx512`).
 # GAMECOUNT_SIMD=LEVEL runs both binaries on that backend (the arguments column says so).
+# SAME_ALLOCATOR=1 builds REV with this checkout's allocator line of Cargo.toml (its
+# `mimalloc` features), so that the two differ in their code only: which pages the
+# allocator's arena maps decides whether a kernel's scratch is paged in inside the timed
+# region (the README's Zen 4 section). The base column then reads `REV+allocator`.
 # Writes results/versus.csv, every row naming the CPU and both commits.
 #
 #   scripts/versus.sh 019da5f                    # 11 rounds, 2 threads
@@ -24,12 +28,18 @@ ours=target/release/gamecount
 scratch=$(mktemp -d)
 trap 'git worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
 git worktree add --detach --quiet "$scratch/tree" "$rev"
+base=$(git rev-parse --short "$rev")
+if [[ "${SAME_ALLOCATOR:-0}" == 1 ]]; then
+  allocator=$(grep -E '^mimalloc *=' Cargo.toml)
+  sed -i "s|^mimalloc *=.*|$allocator|" "$scratch/tree/Cargo.toml"
+  grep -qxF "$allocator" "$scratch/tree/Cargo.toml" || { echo "cannot set the allocator of $rev" >&2; exit 1; }
+  base+="+allocator"
+fi
 (cd "$scratch/tree" && cargo build --release --quiet --bin gamecount)
 theirs=$scratch/tree/target/release/gamecount
 
 cpu="$(cpu_name)"
 commit=$(git rev-parse --short HEAD)
-base=$(git rev-parse --short "$rev")
 seconds() { sed -n 's/.*"seconds":\([0-9.e-]*\).*/\1/p'; }
 arguments="${GAMECOUNT_SIMD:+GAMECOUNT_SIMD=$GAMECOUNT_SIMD (both) }$*"
 
