@@ -992,3 +992,22 @@ fn a_level_the_cpu_lacks_is_refused_in_one_line() {
         assert!(stdout(&out).is_empty());
     }
 }
+
+#[test]
+fn an_empty_simd_flag_is_refused_and_an_empty_variable_means_auto() {
+    let out = binary().args(["solve", "coins", "--stacks", "10", "--simd", ""]).output().expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("empty SIMD level") && err.contains("portable"), "{err}");
+    assert!(stdout(&out).is_empty());
+
+    let out = binary()
+        .args(["solve", "coins", "--stacks", "10", "--json"])
+        .env("GAMECOUNT_SIMD", "")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let best = detected_levels().last().cloned().expect("portable at least");
+    assert!(stdout(&out).contains(&format!("\"simd\":\"{best}\"")), "{}", stdout(&out));
+}

@@ -117,12 +117,16 @@ impl Simd {
     }
 
     /// The level a user asked for: `auto` (or nothing) is [`Simd::best`]; a named level
-    /// must be one this CPU has.
+    /// must be one this CPU has. An empty name is refused: `--simd ''` is more likely a
+    /// script's unset variable than a wish for `auto`.
     pub fn parse(name: Option<&str>) -> Result<Self, SimdError> {
-        let Some(name) = name.map(str::trim).filter(|n| !n.is_empty() && *n != "auto") else {
+        let names = || Level::ALL.map(Level::name).join(", ");
+        let Some(name) = name.map(str::trim).filter(|n| *n != "auto") else {
             return Ok(Self::best());
         };
-        let names = || Level::ALL.map(Level::name).join(", ");
+        if name.is_empty() {
+            return Err(SimdError(format!("empty SIMD level; levels: auto, {}", names())));
+        }
         let level = Level::ALL
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(name))
@@ -139,6 +143,9 @@ impl Simd {
         match flag {
             Some(name) => Self::parse(Some(name)),
             None => match std::env::var("GAMECOUNT_SIMD") {
+                // Set but empty is taken as unset, as shells make it easy to clear a variable
+                // that way.
+                Ok(name) if name.trim().is_empty() => Ok(Self::best()),
                 Ok(name) => Self::parse(Some(&name)).map_err(|e| SimdError(format!("GAMECOUNT_SIMD: {e}"))),
                 Err(_) => Ok(Self::best()),
             },
@@ -225,6 +232,10 @@ mod tests {
         }
         let e = Simd::parse(Some("sse9")).unwrap_err();
         assert!(e.0.contains("unknown SIMD level 'sse9'") && e.0.contains("avx512"), "{e}");
+        for empty in ["", " "] {
+            let e = Simd::parse(Some(empty)).unwrap_err();
+            assert!(e.0.contains("empty SIMD level") && e.0.contains("portable"), "{e}");
+        }
     }
 
     #[test]
