@@ -9,7 +9,7 @@
 # SAME_ALLOCATOR=1 builds REV with this checkout's allocator line of Cargo.toml (its
 # `mimalloc` features), so that the two differ in their code only: which pages the
 # allocator's arena maps decides whether a kernel's scratch is paged in inside the timed
-# region (the README's Zen 4 section). The base column then reads `REV+allocator`.
+# region (docs/design/simd.md, "Against the pre-dispatch build"). The base column then reads `REV+allocator`.
 # Writes results/versus.csv, every row naming the CPU and both commits.
 #
 #   scripts/versus.sh 019da5f                    # 11 rounds, 2 threads
