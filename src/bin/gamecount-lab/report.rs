@@ -742,7 +742,12 @@ fn criterion(dir: &Path, md: &mut String) {
     groups.dedup();
     for group in groups {
         let of_group: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == group).collect();
-        let reference = of_group[0][1].as_str();
+        // A family benched on every backend names its reference without one: its
+        // portable run is then the base, so each speed-up counts kernel and backend.
+        let named = of_group[0][1].as_str();
+        let on_portable = format!("{named}/portable");
+        let reference =
+            if !named.is_empty() && !of_group.iter().any(|r| r[3] == named) { on_portable.as_str() } else { named };
         let shown = if reference.is_empty() { "–" } else { reference };
         let _ = writeln!(md, "### {group} (speed-up against `{shown}`)\n");
         let written = of_group.iter().map(|r| r[7].as_str());
@@ -974,5 +979,27 @@ mod tests {
         assert!(rows[0].starts_with("| 2^8 | simd |") && rows[0].ends_with("| – |"), "{}", rows[0]);
         assert!(rows[1].starts_with("| 2^20 | scalar |") && rows[1].ends_with("| 1.00× |"), "{}", rows[1]);
         assert!(rows[2].starts_with("| 2^20 | simd |") && rows[2].ends_with("| 4.00× |"), "{}", rows[2]);
+    }
+
+    /// A family benched per backend (`variant/backend`) is measured against its
+    /// reference's portable run, and the title says so.
+    #[test]
+    fn per_backend_groups_take_the_portable_reference() {
+        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-backends-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("criterion.csv"),
+            "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n\
+             wht,scalar,2^20,scalar/portable,4e-3,3.9e-3,4.1e-3,2026-11-29 22:09,\"CPU\",2026-11-30T12:15Z,abc1234\n\
+             wht,scalar,2^20,simd/avx2,1e-3,9e-4,1.1e-3,2026-11-29 22:10,\"CPU\",2026-11-30T12:15Z,abc1234\n",
+        )
+        .unwrap();
+        let mut md = String::new();
+        criterion(&dir, &mut md);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(md.contains("### wht (speed-up against `scalar/portable`)"), "{md}");
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 2^")).collect();
+        assert!(rows[0].starts_with("| 2^20 | scalar/portable |") && rows[0].ends_with("| 1.00× |"), "{}", rows[0]);
+        assert!(rows[1].starts_with("| 2^20 | simd/avx2 |") && rows[1].ends_with("| 4.00× |"), "{}", rows[1]);
     }
 }
