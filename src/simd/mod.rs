@@ -160,8 +160,8 @@ macro_rules! multiversion {
 }
 pub use multiversion;
 
-/// The feature lists of [`multiversion!`]'s entry points, for `gamecount kernels` and
-/// the tests that check the macro and the detection agree.
+/// The feature lists of [`multiversion!`]'s entry points, for the test that checks the
+/// macro enables exactly these and each level's detection checks every one of them.
 pub const AVX512_FEATURES: &str =
     "avx512f,avx512bw,avx512dq,avx512vl,avx512ifma,avx512vbmi2,avx512vnni,avx2,fma,bmi1,bmi2,lzcnt,popcnt";
 pub const AVX2_FEATURES: &str = "avx2,fma,bmi1,bmi2,lzcnt,popcnt";
@@ -190,12 +190,46 @@ mod tests {
         assert_eq!(Simd::available().last().copied(), Some(Simd::best()));
     }
 
+    /// The features `Level::is_detected` checks for the arm `arm` (e.g. `Level::Avx2`) of
+    /// its source, with those of the AVX2 arm when the arm calls it.
+    fn features_detected_by(detection: &str, arm: &str) -> Vec<String> {
+        let start = detection.find(&format!("{arm} =>")).unwrap_or_else(|| panic!("no arm {arm}"));
+        let body = &detection[start..];
+        let body = &body[..body.find("#[cfg(").unwrap_or(body.len())];
+        let mut features: Vec<String> = body
+            .split("is_x86_feature_detected!(\"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').expect("a closing quote")].to_string())
+            .collect();
+        if arm != "Level::Avx2" && body.contains("Level::Avx2.is_detected()") {
+            features.extend(features_detected_by(detection, "Level::Avx2"));
+        }
+        features
+    }
+
     #[test]
     fn the_macro_enables_what_detection_checks() {
-        // The detection in `level.rs` and the entry points must name the same features.
+        // The entry points' feature strings are the constants...
         let macro_text = include_str!("mod.rs");
         assert!(macro_text.contains(&format!("enable = \"{AVX512_FEATURES}\"")));
         assert!(macro_text.contains(&format!("enable = \"{AVX2_FEATURES}\"")));
         assert!(macro_text.contains(&format!("enable = \"{AVX2_VNNI_FEATURES}\"")));
+        // ...and the detection of each level checks every feature its entry point enables:
+        // the safety argument of the entry points rests on it.
+        let level_text = include_str!("level.rs");
+        let detection = &level_text[level_text.find("pub fn is_detected").expect("the detection")..];
+        for (arm, enabled) in [
+            ("Level::Avx2", AVX2_FEATURES),
+            ("Level::Avx2Vnni", AVX2_VNNI_FEATURES),
+            ("Level::Avx512", AVX512_FEATURES),
+        ] {
+            let checked = features_detected_by(detection, arm);
+            for feature in enabled.split(',') {
+                assert!(
+                    checked.iter().any(|c| c == feature),
+                    "{arm} enables {feature} but does not detect it: {checked:?}"
+                );
+            }
+        }
     }
 }
