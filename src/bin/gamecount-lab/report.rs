@@ -954,24 +954,30 @@ impl StonesWork {
 mod tests {
     use super::*;
 
+    /// The criterion section rendered from `csv_rows` (after the header) in a directory
+    /// of its own, `name` keeping tests that run at once apart.
+    fn render_criterion(name: &str, csv_rows: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n";
+        std::fs::write(dir.join("criterion.csv"), format!("{header}{csv_rows}")).unwrap();
+        let mut md = String::new();
+        criterion(&dir, &mut md);
+        std::fs::remove_dir_all(&dir).unwrap();
+        md
+    }
+
     /// The criterion tables come from the CSV alone: sizes in numeric order, variants
     /// slowest first, speed-ups against the group's reference, the run's span and
     /// provenance.
     #[test]
     fn criterion_tables_are_rendered_from_the_csv() {
-        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("criterion.csv"),
-            "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n\
-             wht,scalar,2^20,simd,1e-3,9e-4,1.1e-3,2026-11-29 22:10,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n\
+        let md = render_criterion(
+            "plain",
+            "wht,scalar,2^20,simd,1e-3,9e-4,1.1e-3,2026-11-29 22:10,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n\
              wht,scalar,2^20,scalar,4e-3,3.9e-3,4.1e-3,2026-11-29 22:09,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n\
              wht,scalar,2^8,simd,1e-6,9e-7,1.1e-6,2026-11-29 22:11,\"CPU, 2 cores\",2026-11-30T12:15Z,abc1234\n",
-        )
-        .unwrap();
-        let mut md = String::new();
-        criterion(&dir, &mut md);
-        std::fs::remove_dir_all(&dir).unwrap();
+        );
         assert!(md.contains("### wht (speed-up against `scalar`)"), "{md}");
         assert!(md.contains("Run 2026-11-29 22:09 – 2026-11-29 22:11 UTC on CPU, 2 cores (commit `abc1234`"), "{md}");
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 2^")).collect();
@@ -985,18 +991,11 @@ mod tests {
     /// reference's portable run, and the title says so.
     #[test]
     fn per_backend_groups_take_the_portable_reference() {
-        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-backends-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("criterion.csv"),
-            "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n\
-             wht,scalar,2^20,scalar/portable,4e-3,3.9e-3,4.1e-3,2026-11-29 22:09,\"CPU\",2026-11-30T12:15Z,abc1234\n\
+        let md = render_criterion(
+            "backends",
+            "wht,scalar,2^20,scalar/portable,4e-3,3.9e-3,4.1e-3,2026-11-29 22:09,\"CPU\",2026-11-30T12:15Z,abc1234\n\
              wht,scalar,2^20,simd/avx2,1e-3,9e-4,1.1e-3,2026-11-29 22:10,\"CPU\",2026-11-30T12:15Z,abc1234\n",
-        )
-        .unwrap();
-        let mut md = String::new();
-        criterion(&dir, &mut md);
-        std::fs::remove_dir_all(&dir).unwrap();
+        );
         assert!(md.contains("### wht (speed-up against `scalar/portable`)"), "{md}");
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 2^")).collect();
         assert!(rows[0].starts_with("| 2^20 | scalar/portable |") && rows[0].ends_with("| 1.00× |"), "{}", rows[0]);
