@@ -44,6 +44,9 @@
 //! multiples of `32m` values, so every row of the transpose is one aligned 64-byte line,
 //! written with a streaming store.
 
+use std::any::Any;
+use std::sync::{Mutex, PoisonError};
+
 use crate::arith::{LANES, ModLanes, Montgomery32, pow_mod};
 use crate::sched::{Progress, Scheduler};
 use crate::simd::Simd;
@@ -91,6 +94,12 @@ pub struct Plan {
     r3: u32,
     /// `2^-1 mod p`.
     half: u32,
+    /// Chunk buffers that finished jobs handed back, for the next job to take: a run then
+    /// allocates and zeroes one per worker, not one per job (16 jobs of 400 KiB at the
+    /// default geometry; callgrind, AVX2: C(10^6, 10^7) 100.3 M -> 94.4 M instructions,
+    /// C(10^7, 10^7) 1252.9 M -> 1246.9 M). Boxed as `Any` because the backend is chosen
+    /// inside each job.
+    spare: Mutex<Vec<Box<dyn Any + Send>>>,
 }
 
 /// One chunk's reusable buffers, in the vectors of backend `B`.
@@ -124,12 +133,13 @@ crate::multiversion! {
 #[inline(always)]
 fn run_chunks_generic<B: Mont>(plan: &Plan, first: usize, a_in: u32, out: &mut [u32], progress: &Progress) -> u32 {
     let lanes = ModLanes::<B>::from_scalar(plan.mont);
-    let mut scratch = Scratch::<B>::new(&plan.geometry);
+    let mut scratch = plan.take_scratch::<B>();
     let mut a = a_in;
     for (i, chunk) in out.chunks_mut(plan.geometry.chunk_len()).enumerate() {
         a = plan.chunk_on(&lanes, first + i, a, chunk, &mut scratch);
         progress.inc(chunk.len() as u64);
     }
+    plan.give_back(scratch);
     a
 }
 
@@ -161,7 +171,24 @@ impl Plan {
         // R mod p is the form of 1; the product of the forms of r and r is r·r·R = R^3.
         let r = mont.one();
         let r3 = mont.mul(mont.to_form(r), mont.to_form(r));
-        Self { n, geometry, mont, checkpoints, r3, half: p.div_ceil(2) }
+        Self { n, geometry, mont, checkpoints, r3, half: p.div_ceil(2), spare: Mutex::new(Vec::new()) }
+    }
+
+    /// A chunk buffer: one a finished job handed back, or a new one. What a reused buffer
+    /// holds does not matter: every entry a chunk reads, it has written first (the tables
+    /// in `build_tables`, the rows in `main_loop`).
+    fn take_scratch<B: Mont>(&self) -> Scratch<B> {
+        let spare = self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        match spare.map(|s| s.downcast::<Scratch<B>>()) {
+            Some(Ok(scratch)) => *scratch,
+            // None left, or one of another backend (not within one run): a new one.
+            _ => Scratch::new(&self.geometry),
+        }
+    }
+
+    /// Hands a chunk buffer back for the next job.
+    fn give_back<B: Mont>(&self, scratch: Scratch<B>) {
+        self.spare.lock().unwrap_or_else(PoisonError::into_inner).push(Box::new(scratch));
     }
 
     /// The scalar Montgomery constants.
@@ -493,6 +520,24 @@ mod tests {
         for (r, row) in t.iter().enumerate() {
             assert_eq!(row.to_array(), std::array::from_fn::<u32, LANES, _>(|c| (16 * c + r) as u32));
         }
+    }
+
+    #[test]
+    fn a_handed_back_buffer_is_reused_and_a_foreign_one_dropped() {
+        let plan = Plan::new(5000, 1_000_000_007, Geometry { steps: 8, checkpoint_log: 4 }, &Scheduler::sequential());
+        let first = plan.take_scratch::<Portable>();
+        let rows = first.rows.as_ptr();
+        plan.give_back(first);
+        let again = plan.take_scratch::<Portable>();
+        assert_eq!(again.rows.as_ptr(), rows, "the spare buffer was not reused");
+        // A spare of another type (another backend's buffer) is dropped, not taken.
+        plan.spare.lock().unwrap().push(Box::new(0u8));
+        let fresh = plan.take_scratch::<Portable>();
+        assert_eq!(fresh.rows.len(), 2 * 8);
+        assert!(plan.spare.lock().unwrap().is_empty(), "the mismatched spare is dropped");
+        plan.give_back(again);
+        plan.give_back(fresh);
+        assert_eq!(plan.spare.lock().unwrap().len(), 2);
     }
 
     #[test]
