@@ -12,7 +12,8 @@
 //! memory. With `a = a0 + 5t` and `b = b0 - 3t` the ratio's numerator and denominator
 //! are polynomials of degree 8 in `t`, so they run by forward differences: 16 additions
 //! and 3 products per term (there were 17 products when each ratio was multiplied out;
-//! docs/theory/coins.md §7).
+//! docs/theory/coins.md §7). For odd `p < 2^31` the additions run in lanes, eight terms
+//! a vector step, and the first term's binomials in sixteen lanes ([`super::ratio_lanes`]).
 //! Numerator and denominator of the sum take the same number of products, so Montgomery
 //! products of plain residues (each a factor `2^-32` off) give the same fraction; they
 //! replace Barrett's 128-bit multiply for odd `p < 2^31`.
@@ -20,17 +21,21 @@
 //! Prime `p <= n`: Lucas' theorem, `C(n, k) ≡ Π C(n_i, k_i)` over the base-`p` digits,
 //! with factorial tables of `p` entries.
 
-use crate::arith::{Barrett32, FactorialTable, Montgomery32, inv_mod};
+use super::ratio_lanes::{self, LEVELS, STEP};
+use crate::arith::{Barrett32, FactorialTable, LANES, Montgomery32, inv_mod};
+use crate::simd::Simd;
+use crate::simd::mont::Block;
 
-/// `F(n) mod p` for a prime `p < 2^32` (primality is the caller's precondition).
-pub fn coins_closed_form(n: usize, p: u32) -> u32 {
+/// `F(n) mod p` for a prime `p < 2^32` (primality is the caller's precondition), the
+/// term ratios on `simd`'s backend for odd `p < 2^31` ([`ratio_lanes`]).
+pub fn coins_closed_form(simd: Simd, n: usize, p: u32) -> u32 {
     let (n, p) = (n as u64, p as u64);
     let a0 = 3 * n % 5;
     if a0 > n {
         return 0; // no a <= n with 3a ≡ 4n (mod 5): only n = 1, 2 → a0 = 3, 1; n = 1 is empty
     }
     let b0 = (4 * n - 3 * a0) / 5;
-    if n < p { sum_by_ratios(n, p, a0, b0) } else { sum_by_lucas(n, p, a0, b0) }
+    if n < p { sum_by_ratios(simd, n, p, a0, b0) } else { sum_by_lucas(n, p, a0, b0) }
 }
 
 /// A product modulo `p` up to a constant factor: `a·b·c mod p` for a fixed unit `c`.
@@ -66,12 +71,54 @@ fn binomial_fraction(n: u64, k: u64, mp: impl ScaledProduct) -> (u64, u64) {
     (0..k).fold((1, 1), |(num, den), i| (mp.mul(num, n - i), mp.mul(den, i + 1)))
 }
 
-fn sum_by_ratios(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
+fn sum_by_ratios(simd: Simd, n: u64, p: u64, a0: u64, b0: u64) -> u32 {
     // Factors are at most n < p, so both products take them unreduced.
     match Montgomery32::new(p) {
-        Some(mont) => sum_by_ratios_with(mont, n, p, a0, b0),
+        Some(mont) => sum_by_ratio_lanes(simd, mont, n, p, a0, b0),
         None => sum_by_ratios_with(Barrett32::new(p), n, p, a0, b0),
     }
+}
+
+/// The factors of the ratio `T_{t+1}/T_t = N(t)/D(t)`, each linear in `t`: with
+/// `a = a0 + 5t` and `b = b0 - 3t`, eight for `N` and eight for `D`.
+fn ratio_factors(n: u64, a0: u64, b0: u64, t: i64) -> ([i64; 8], [i64; 8]) {
+    let (n, a, b) = (n as i64, a0 as i64 + 5 * t, b0 as i64 - 3 * t);
+    let up = [n - a, n - a - 1, n - a - 2, n - a - 3, n - a - 4, b, b - 1, b - 2];
+    let down = [a + 1, a + 2, a + 3, a + 4, a + 5, n - b + 1, n - b + 2, n - b + 3];
+    (up, down)
+}
+
+/// The product of `factors` modulo `p`: past the last term the factors may be negative,
+/// and the polynomial is the same.
+fn factor_product(factors: [i64; 8], plain: Barrett32, p: u64) -> u64 {
+    factors.iter().fold(1 % p, |v, &x| plain.mul(v, x.rem_euclid(p as i64) as u64))
+}
+
+/// [`sum_by_ratios_with`] with the ratios stepped eight at a time in lanes
+/// ([`ratio_lanes`]), the same fraction with the same Montgomery products.
+fn sum_by_ratio_lanes(simd: Simd, mont: Montgomery32, n: u64, p: u64, a0: u64, b0: u64) -> u32 {
+    let plain = Barrett32::new(p);
+    // Lane i < 8 follows N(8s + i), lane 8 + i follows D(8s + i): their values at s = 0..=8.
+    let values: [Block; LEVELS] = std::array::from_fn(|s| {
+        std::array::from_fn(|lane| {
+            let (up, down) = ratio_factors(n, a0, b0, (STEP * s + lane % STEP) as i64);
+            factor_product(if lane < STEP { up } else { down }, plain, p) as u32
+        })
+    });
+    debug_assert_eq!(LANES, 2 * STEP);
+    let tables = ratio_lanes::difference_tables(values, p as u32);
+    let (sum, den) = ratio_lanes::ratio_sum_lanes(simd, &mont, &tables, (n - a0) / 5);
+    let binomial = |k: u64| {
+        let (num, den) = ratio_lanes::binomial_fraction_lanes(simd, &mont, n as u32, k.min(n - k) as u32);
+        (num as u64, den as u64)
+    };
+    let ((na, da), (nb, db)) = (binomial(a0), binomial(b0));
+    // Each side takes the same products as the other, so the scales cancel.
+    let mul = |a, b| ScaledProduct::mul(mont, a, b);
+    let numerator = mul(mul(na, nb), sum as u64);
+    let denominator = mul(mul(da, db), den as u64);
+    let inverse = inv_mod(denominator, p).expect("every factor lies in [1, n] and n < p");
+    Barrett32::new(p).mul(numerator, inverse) as u32
 }
 
 /// The sum of the terms as one fraction relative to the first term, with `mp`'s scaled
@@ -80,20 +127,12 @@ fn sum_by_ratios(n: u64, p: u64, a0: u64, b0: u64) -> u32 {
 #[inline(always)]
 fn sum_by_ratios_with(mp: impl ScaledProduct, n: u64, p: u64, a0: u64, b0: u64) -> u32 {
     let mul = |a, b| mp.mul(a, b);
-    let (na, da) = binomial_fraction(n, a0, mp);
-    let (nb, db) = binomial_fraction(n, b0, mp);
     // The ratio T_{t+1}/T_t = N(t)/D(t): with a = a0 + 5t and b = b0 - 3t each of N and D
     // is a product of eight factors linear in t, a polynomial of degree 8, so both run
     // by forward differences, eight additions a step instead of seven products.
-    let factors = |t: i64| {
-        let (n, a, b) = (n as i64, a0 as i64 + 5 * t, b0 as i64 - 3 * t);
-        let up = [n - a, n - a - 1, n - a - 2, n - a - 3, n - a - 4, b, b - 1, b - 2];
-        let down = [a + 1, a + 2, a + 3, a + 4, a + 5, n - b + 1, n - b + 2, n - b + 3];
-        (up, down)
-    };
+    let factors = |t: i64| ratio_factors(n, a0, b0, t);
     let plain = Barrett32::new(p);
-    // Past the last term the factors may be negative: the polynomial is the same.
-    let value = |f: [i64; 8]| f.iter().fold(1 % p, |v, &x| plain.mul(v, x.rem_euclid(p as i64) as u64));
+    let value = |f: [i64; 8]| factor_product(f, plain, p);
     let mut num = Differences::new(std::array::from_fn(|t| value(factors(t as i64).0)), p);
     let mut den_ratio = Differences::new(std::array::from_fn(|t| value(factors(t as i64).1)), p);
     // Invariant after t terms: Σ_{u <= t} T_u / T_0 = sum / den and T_t / T_0 = term / den,
@@ -112,11 +151,13 @@ fn sum_by_ratios_with(mp: impl ScaledProduct, n: u64, p: u64, a0: u64, b0: u64) 
         num.step();
         den_ratio.step();
     }
+    let (na, da) = binomial_fraction(n, a0, mp);
+    let (nb, db) = binomial_fraction(n, b0, mp);
     let numerator = mul(mul(na, nb), sum);
     let denominator = mul(mul(da, db), den);
     let inverse = inv_mod(denominator, p).expect("every factor lies in [1, n] and n < p");
     // A plain product: the two scales have cancelled.
-    plain.mul(numerator, inverse) as u32
+    Barrett32::new(p).mul(numerator, inverse) as u32
 }
 
 /// A polynomial of degree at most 8 at `t = 0, 1, 2, ..` modulo `p`, by its forward
@@ -201,7 +242,8 @@ mod tests {
     #[test]
     fn montgomery_and_plain_products_give_the_same_sums() {
         // The scale c = 2^-32 of the Montgomery products cancels: the same fraction as
-        // with plain products, for every n up to 3000 and primes from small to near 2^31.
+        // with plain products, for every n up to 3000 and primes from small to near 2^31,
+        // and the same again with the ratios and binomials in lanes on every backend.
         for p in [3u64, 101, 10_007, 989_898_989, 2_147_483_647] {
             let mont = Montgomery32::new(p).expect("an odd prime below 2^31");
             for n in 3..3000u64.min(p) {
@@ -212,6 +254,10 @@ mod tests {
                 let b0 = (4 * n - 3 * a0) / 5;
                 let plain = sum_by_ratios_with(Barrett32::new(p), n, p, a0, b0);
                 assert_eq!(sum_by_ratios_with(mont, n, p, a0, b0), plain, "n = {n}, p = {p}");
+                for simd in Simd::available() {
+                    let lanes = sum_by_ratio_lanes(simd, mont, n, p, a0, b0);
+                    assert_eq!(lanes, plain, "n = {n}, p = {p}, lanes on {simd}");
+                }
             }
         }
     }

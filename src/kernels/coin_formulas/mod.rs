@@ -16,6 +16,7 @@
 
 pub mod check;
 pub mod closed_form;
+pub mod ratio_lanes;
 pub mod recurrence;
 
 pub use closed_form::coins_closed_form;
@@ -79,7 +80,7 @@ impl CoinFormulaVariant {
             panic!("{why}");
         }
         match self {
-            CoinFormulaVariant::ClosedForm => coins_closed_form(n, modulus),
+            CoinFormulaVariant::ClosedForm => coins_closed_form(sched.simd(), n, modulus),
             CoinFormulaVariant::Recurrence => {
                 let progress = sched.progress(n as u64 * steps.max_offset() as u64, "coins: recurrence");
                 coins_recurrence_reporting(n, steps, modulus, &progress)
