@@ -76,6 +76,14 @@ impl Montgomery32 {
         self.reduce(a as u64)
     }
 
+    /// `(a + b) mod p` for `a, b < p` (forms or plain residues alike): `p < 2^31`, so the
+    /// sum cannot wrap and one conditional subtraction reduces it.
+    #[inline]
+    pub fn add(&self, a: u32, b: u32) -> u32 {
+        let s = a + b;
+        if s >= self.p { s - self.p } else { s }
+    }
+
     /// The Montgomery form of 1, that is `R mod p`.
     #[inline]
     pub fn one(&self) -> u32 {

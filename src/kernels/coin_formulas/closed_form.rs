@@ -112,12 +112,18 @@ fn sum_by_ratio_lanes(simd: Simd, mont: Montgomery32, n: u64, p: u64, a0: u64, b
         let (num, den) = ratio_lanes::binomial_fraction_lanes(simd, &mont, n as u32, k.min(n - k) as u32);
         (num as u64, den as u64)
     };
-    let ((na, da), (nb, db)) = (binomial(a0), binomial(b0));
-    // Each side takes the same products as the other, so the scales cancel.
-    let mul = |a, b| ScaledProduct::mul(mont, a, b);
-    let numerator = mul(mul(na, nb), sum as u64);
-    let denominator = mul(mul(da, db), den as u64);
+    fraction_value(mont, p, [binomial(a0), binomial(b0)], (sum as u64, den as u64))
+}
+
+/// `F(n)`: the first term `C(n, a0)·C(n, b0)` (each binomial a fraction) times the sum of
+/// the terms relative to it, `sum / den`, with `mp`'s scaled products. Numerator and
+/// denominator take the same products, so the scales cancel in the one division.
+fn fraction_value(mp: impl ScaledProduct, p: u64, binomials: [(u64, u64); 2], (sum, den): (u64, u64)) -> u32 {
+    let [(na, da), (nb, db)] = binomials;
+    let numerator = mp.mul(mp.mul(na, nb), sum);
+    let denominator = mp.mul(mp.mul(da, db), den);
     let inverse = inv_mod(denominator, p).expect("every factor lies in [1, n] and n < p");
+    // A plain product: the two scales have cancelled.
     Barrett32::new(p).mul(numerator, inverse) as u32
 }
 
@@ -151,13 +157,7 @@ fn sum_by_ratios_with(mp: impl ScaledProduct, n: u64, p: u64, a0: u64, b0: u64) 
         num.step();
         den_ratio.step();
     }
-    let (na, da) = binomial_fraction(n, a0, mp);
-    let (nb, db) = binomial_fraction(n, b0, mp);
-    let numerator = mul(mul(na, nb), sum);
-    let denominator = mul(mul(da, db), den);
-    let inverse = inv_mod(denominator, p).expect("every factor lies in [1, n] and n < p");
-    // A plain product: the two scales have cancelled.
-    Barrett32::new(p).mul(numerator, inverse) as u32
+    fraction_value(mp, p, [binomial_fraction(n, a0, mp), binomial_fraction(n, b0, mp)], (sum, den))
 }
 
 /// A polynomial of degree at most 8 at `t = 0, 1, 2, ..` modulo `p`, by its forward

@@ -57,7 +57,7 @@ fn ratio_sum_lanes_generic<B: Mont>(mont: &Montgomery32, tables: &[Block; LEVELS
         for i in 0..here {
             let (ratio_num, ratio_den) = (ratios[i], ratios[STEP + i]);
             term = mont.mul(term, ratio_num);
-            sum = add(mont.mul(sum, ratio_den), term, p);
+            sum = mont.add(mont.mul(sum, ratio_den), term);
             den = mont.mul(den, ratio_den);
         }
         left -= here as u64;
@@ -68,13 +68,6 @@ fn ratio_sum_lanes_generic<B: Mont>(mont: &Montgomery32, tables: &[Block; LEVELS
         }
     }
     (sum, den)
-}
-
-/// `(a + b) mod p` for `a, b < p < 2^31`.
-#[inline(always)]
-fn add(a: u32, b: u32, p: u32) -> u32 {
-    let s = a + b;
-    if s >= p { s - p } else { s }
 }
 
 crate::multiversion! {

@@ -249,9 +249,9 @@ impl Plan {
         let mut incoming = [0u32; LANES];
         incoming[0] = a_in;
         for i in 1..LANES {
-            incoming[i] = add(lasts[i - 1], mont.mul(incoming[i - 1], shift), self.modulus());
+            incoming[i] = mont.add(lasts[i - 1], mont.mul(incoming[i - 1], shift));
         }
-        let chunk_end = add(lasts[LANES - 1], mont.mul(incoming[LANES - 1], shift), self.modulus());
+        let chunk_end = mont.add(lasts[LANES - 1], mont.mul(incoming[LANES - 1], shift));
         self.correct_and_transpose(lanes, m, B::load(&incoming), out, scratch);
         chunk_end
     }
@@ -479,13 +479,6 @@ fn block_products_generic<B: Mont>(mont: &Montgomery32, first: usize, log: u32, 
         }
         out.copy_from_slice(&values.as_flattened()[..out.len()]);
     }
-}
-
-/// `(a + b) mod p` for residues below `p < 2^31`.
-#[inline(always)]
-fn add(a: u32, b: u32, p: u32) -> u32 {
-    let s = a + b;
-    if s >= p { s - p } else { s }
 }
 
 /// Writes `F_n(v) mod p` for `v < n` into `out` with the lane chunks run in order on one
