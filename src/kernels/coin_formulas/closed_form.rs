@@ -12,8 +12,9 @@
 //! memory. With `a = a0 + 5t` and `b = b0 - 3t` the ratio's numerator and denominator
 //! are polynomials of degree 8 in `t`, so they run by forward differences: 16 additions
 //! and 3 products per term (there were 17 products when each ratio was multiplied out;
-//! docs/theory/coins.md §7). For odd `p < 2^31` the additions run in lanes, eight terms
-//! a vector step, and the first term's binomials in sixteen lanes ([`super::ratio_lanes`]).
+//! docs/theory/coins.md §7). For odd `p < 2^31` the terms run in sixteen runs, one per
+//! lane, joined at the end, and the first term's binomials in sixteen lanes
+//! ([`super::ratio_lanes`]).
 //! Numerator and denominator of the sum take the same number of products, so Montgomery
 //! products of plain residues (each a factor `2^-32` off) give the same fraction; they
 //! replace Barrett's 128-bit multiply for odd `p < 2^31`.
@@ -21,7 +22,7 @@
 //! Prime `p <= n`: Lucas' theorem, `C(n, k) ≡ Π C(n_i, k_i)` over the base-`p` digits,
 //! with factorial tables of `p` entries.
 
-use super::ratio_lanes::{self, LEVELS, STEP};
+use super::ratio_lanes::{self, FACTORS, LinearFactor};
 use crate::arith::{Barrett32, FactorialTable, LANES, Montgomery32, inv_mod};
 use crate::simd::Simd;
 use crate::simd::mont::Block;
@@ -94,25 +95,74 @@ fn factor_product(factors: [i64; 8], plain: Barrett32, p: u64) -> u64 {
     factors.iter().fold(1 % p, |v, &x| plain.mul(v, x.rem_euclid(p as i64) as u64))
 }
 
-/// [`sum_by_ratios_with`] with the ratios stepped eight at a time in lanes
-/// ([`ratio_lanes`]), the same fraction with the same Montgomery products.
+/// [`sum_by_ratios_with`] with the terms in sixteen runs, one per lane
+/// ([`ratio_lanes`]): lane `i` walks terms `i·S + 1 ..= (i + 1)·S` (`S` = terms / 16)
+/// relative to the term before its run, the last terms (fewer than sixteen) continue
+/// the last lane's tables on the scalar chain, and the runs are joined in order with
+/// plain products. Each run's `term`, `sum` and `den` carry one scale, so every fraction
+/// the join forms has numerator and denominator scaled alike.
 fn sum_by_ratio_lanes(simd: Simd, mont: Montgomery32, n: u64, p: u64, a0: u64, b0: u64) -> u32 {
+    let terms = (n - a0) / 5;
+    let steps = terms / LANES as u64;
+    // Run starts are below terms <= n / 5 < p, as the lanes' arithmetic needs.
+    let starts: Block = std::array::from_fn(|lane| (lane as u64 * steps) as u32);
+    let factors = linear_factors(n, a0, b0, p);
+    let tables = ratio_lanes::run_tables(simd, &mont, &factors, &starts);
+    let runs = ratio_lanes::walk_runs(simd, &mont, &tables, steps);
+
+    // The last lane's tables stand at t = 16·S, where the remaining terms begin.
+    let last = LANES - 1;
+    let column = |side: usize| Differences::from_table(std::array::from_fn(|k| runs.tables[side][k][last] as u64), p);
+    let (mut num, mut den_ratio) = (column(0), column(1));
+    let (mut term, mut sum, mut den) = (1, 0, 1);
+    for _ in LANES as u64 * steps..terms {
+        let (ratio_num, ratio_den) = (num.value(), den_ratio.value());
+        term = ScaledProduct::mul(mont, term, ratio_num);
+        sum = ScaledProduct::mul(mont, sum, ratio_den) + term;
+        if sum >= p {
+            sum -= p;
+        }
+        den = ScaledProduct::mul(mont, den, ratio_den);
+        num.step();
+        den_ratio.step();
+    }
+
+    // Join: `before / before_den = T_start / T_0` for the next run's start, and
+    // `total / total_den` the sum of the terms so far relative to T_0 (T_0 itself is 1).
     let plain = Barrett32::new(p);
-    // Lane i < 8 follows N(8s + i), lane 8 + i follows D(8s + i): their values at s = 0..=8.
-    let values: [Block; LEVELS] = std::array::from_fn(|s| {
-        std::array::from_fn(|lane| {
-            let (up, down) = ratio_factors(n, a0, b0, (STEP * s + lane % STEP) as i64);
-            factor_product(if lane < STEP { up } else { down }, plain, p) as u32
-        })
-    });
-    debug_assert_eq!(LANES, 2 * STEP);
-    let tables = ratio_lanes::difference_tables(values, p as u32);
-    let (sum, den) = ratio_lanes::ratio_sum_lanes(simd, &mont, &tables, (n - a0) / 5);
+    let (mut total, mut total_den, mut before, mut before_den) = (1, 1, 1, 1);
+    let tail = std::iter::once((term, sum, den));
+    for (run_term, run_sum, run_den) in
+        (0..LANES).map(|i| (runs.term[i] as u64, runs.sum[i] as u64, runs.den[i] as u64)).chain(tail)
+    {
+        let joint_den = plain.mul(before_den, run_den);
+        let added = plain.mul(total_den, plain.mul(before, run_sum));
+        total = plain.mul(total, joint_den) + added;
+        if total >= p {
+            total -= p;
+        }
+        total_den = plain.mul(total_den, joint_den);
+        before = plain.mul(before, run_term);
+        before_den = joint_den;
+    }
     let binomial = |k: u64| {
         let (num, den) = ratio_lanes::binomial_fraction_lanes(simd, &mont, n as u32, k.min(n - k) as u32);
         (num as u64, den as u64)
     };
-    fraction_value(mont, p, [binomial(a0), binomial(b0)], (sum as u64, den as u64))
+    fraction_value(mont, p, [binomial(a0), binomial(b0)], (total, total_den))
+}
+
+/// The sixteen factors of the ratio as `base + slope·t` modulo `p`: numerator `[0]`,
+/// denominator `[1]`, from [`ratio_factors`] at `t = 0` and `t = 1`.
+fn linear_factors(n: u64, a0: u64, b0: u64, p: u64) -> [[LinearFactor; FACTORS]; 2] {
+    let (at0, at1) = (ratio_factors(n, a0, b0, 0), ratio_factors(n, a0, b0, 1));
+    let side = |zero: [i64; 8], one: [i64; 8]| {
+        std::array::from_fn(|f| LinearFactor {
+            base: zero[f].rem_euclid(p as i64) as u32,
+            slope: i8::try_from(one[f] - zero[f]).expect("slopes are ±3 and ±5"),
+        })
+    };
+    [side(at0.0, at1.0), side(at0.1, at1.1)]
 }
 
 /// `F(n)`: the first term `C(n, a0)·C(n, b0)` (each binomial a fraction) times the sum of
@@ -175,6 +225,12 @@ impl Differences {
                 table[i] = (table[i] + p - table[i - 1]) % p;
             }
         }
+        Self { table, p }
+    }
+
+    /// From its differences `Δ^k P(t)`, `k = 0..=8`, at some `t`: the table
+    /// [`Self::new`] builds, or one stepped elsewhere.
+    fn from_table(table: [u64; 9], p: u64) -> Self {
         Self { table, p }
     }
 
@@ -258,6 +314,21 @@ mod tests {
                     let lanes = sum_by_ratio_lanes(simd, mont, n, p, a0, b0);
                     assert_eq!(lanes, plain, "n = {n}, p = {p}, lanes on {simd}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn long_runs_in_lanes_give_the_scalar_chains_sum() {
+        // Runs of thousands of terms each, every remainder below sixteen nearby.
+        let p = 989_898_989u64;
+        let mont = Montgomery32::new(p).expect("an odd prime below 2^31");
+        for n in (0..20).map(|i| 400_000 + 41 * i).chain([999_999, 1_000_000]) {
+            let a0 = 3 * n % 5;
+            let b0 = (4 * n - 3 * a0) / 5;
+            let scalar = sum_by_ratios_with(mont, n, p, a0, b0);
+            for simd in Simd::available() {
+                assert_eq!(sum_by_ratio_lanes(simd, mont, n, p, a0, b0), scalar, "n = {n} on {simd}");
             }
         }
     }
