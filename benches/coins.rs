@@ -1,6 +1,8 @@
 //! The coin-count kernels side by side: every banded-DP variant (throughput in the
 //! reference's cell updates per second, so the figures compare as times do), and the
-//! O(n) formulas (throughput in stacks per second). Each is verified before timing.
+//! O(n) formulas (throughput in stacks per second), the closed form on every SIMD backend
+//! the CPU has (`closed-form/avx2` beside `/avx512` and `/portable`). Each is verified
+//! before timing.
 
 #[path = "common.rs"]
 mod common;
@@ -9,6 +11,7 @@ use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::kernels::banded_dp::{BandedDpVariant, StepSet};
 use gamecount::kernels::coin_formulas::CoinFormulaVariant;
 use gamecount::sched::Scheduler;
+use gamecount::simd::Simd;
 
 const M: u32 = 989_898_989;
 const DP_SIZES: [usize; 2] = [1000, 9898];
@@ -46,8 +49,19 @@ fn coin_formulas(c: &mut criterion::Criterion) {
         }
         group.throughput(Throughput::Elements(n as u64));
         for &variant in CoinFormulaVariant::ALL {
-            assert_eq!(variant.run(n, &steps, M), expected, "{variant} disagrees at n = {n}");
-            group.bench_function(BenchmarkId::new(variant.name(), n), |b| b.iter(|| variant.run(n, &steps, M)));
+            // The recurrence is scalar: one entry. The closed form's runs are in lanes.
+            let backends =
+                if variant == CoinFormulaVariant::ClosedForm { Simd::available() } else { vec![Simd::best()] };
+            for simd in backends {
+                let sched = Scheduler::sequential().with_simd(simd);
+                assert_eq!(variant.run_on(n, &steps, M, &sched), expected, "{variant} on {simd} disagrees at n = {n}");
+                let name = if variant == CoinFormulaVariant::ClosedForm {
+                    format!("{variant}/{simd}")
+                } else {
+                    variant.name().into()
+                };
+                group.bench_function(BenchmarkId::new(name, n), |b| b.iter(|| variant.run_on(n, &steps, M, &sched)));
+            }
         }
     }
     group.finish();
