@@ -26,9 +26,10 @@ pub struct LinearFactor {
     pub slope: i8,
 }
 
-/// The difference tables at `s = 0`: `tables[k]` holds `Δ^k` of every lane's polynomial,
-/// residues below `p`, built from the values at `s = 0..=8` (`values[s]`, lane by lane).
-pub fn difference_tables(mut values: [Block; LEVELS], p: u32) -> [Block; LEVELS] {
+/// The difference tables at each lane's first point: `tables[k]` holds `Δ^k` of every
+/// lane's polynomial, residues below `p`, built from its values at that point and the
+/// eight after it (`values[j]`, lane by lane).
+fn difference_tables(mut values: [Block; LEVELS], p: u32) -> [Block; LEVELS] {
     for k in 1..LEVELS {
         for s in (k..LEVELS).rev() {
             let below = values[s - 1];
