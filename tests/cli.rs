@@ -754,6 +754,122 @@ mod process {
         assert!(note.starts_with("note: coins: this run should take about "), "{note}");
         assert!(note.contains("dp-simd") && note.contains("200000 stacks"), "{note}");
     }
+
+    /// `gamecount-lab`, started like [`binary`].
+    fn lab() -> Command {
+        let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
+        let mut words = runner.split_whitespace();
+        match words.next() {
+            Some(program) => {
+                let mut command = Command::new(program);
+                command.args(words).arg(env!("CARGO_BIN_EXE_gamecount-lab"));
+                command
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_gamecount-lab")),
+        }
+    }
+
+    /// One record of the kind `cargo bench` leaves under `target/criterion`.
+    fn criterion_record(from: &Path) {
+        let dir = from.join("wht/scalar/1024/new");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("benchmark.json"), r#"{"group_id":"wht","function_id":"scalar","value_str":"1024"}"#)
+            .unwrap();
+        let estimates =
+            r#"{"median":{"point_estimate":1000.0,"confidence_interval":{"lower_bound":900.0,"upper_bound":1100.0}}}"#;
+        fs::write(dir.join("estimates.json"), estimates).unwrap();
+    }
+
+    #[test]
+    fn the_lab_replaces_only_regular_files_and_leaves_nothing_behind() {
+        let dir = scratch("lab-kinds");
+        let from = dir.join("records");
+        criterion_record(&from);
+        let outputs = dir.join("outputs");
+        fs::create_dir(&outputs).unwrap();
+        make_fifo(&outputs.join("fifo"));
+        fs::create_dir(outputs.join("directory")).unwrap();
+        std::os::unix::fs::symlink("fifo", outputs.join("link-to-fifo")).unwrap();
+        std::os::unix::fs::symlink("nothing", outputs.join("dangling")).unwrap();
+        let before = entries(&outputs);
+        for (name, reason) in [
+            ("fifo", "is a FIFO"),
+            ("directory", "is a directory"),
+            ("link-to-fifo", "is a FIFO"),
+            ("dangling", "does not exist"),
+        ] {
+            let path = outputs.join(name);
+            let kind = fs::symlink_metadata(&path).unwrap().file_type();
+            let out = lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(&path).output().unwrap();
+            let err = stderr(&out);
+            assert!(!out.status.success(), "{name}: {err}");
+            assert_eq!(err.lines().count(), 1, "{name}: one line: {err}");
+            assert!(err.starts_with("error: criterion: --out ") && err.contains(reason), "{name}: {err}");
+            assert_eq!(fs::symlink_metadata(&path).unwrap().file_type(), kind, "{name} changed kind");
+            assert_eq!(entries(&outputs), before, "{name}: something was left behind");
+        }
+        // A symlink to a regular file: the file is replaced with its mode, the link stays.
+        let target = outputs.join("target.csv");
+        fs::write(&target, "old\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink("target.csv", outputs.join("link.csv")).unwrap();
+        let out = lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(outputs.join("link.csv")).output();
+        let out = out.unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(fs::symlink_metadata(outputs.join("link.csv")).unwrap().file_type().is_symlink(), "the link stays");
+        let text = fs::read_to_string(&target).unwrap();
+        assert!(text.starts_with("group,reference,") && text.contains("\nwht,scalar,1024,scalar,"), "{text}");
+        assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o600, "the mode of the file replaced");
+        let mut expected = before.clone();
+        expected.extend(["link.csv".to_string(), "target.csv".to_string()]);
+        expected.sort();
+        assert_eq!(entries(&outputs), expected);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn an_interrupted_ladder_leaves_the_old_timings_as_they_were() {
+        let dir = scratch("lab-ladder");
+        let ladder = dir.join("ladder.csv");
+        fs::write(&ladder, "stones,default,1,100\n").unwrap();
+        // A stand-in for the engine that takes long enough to be interrupted.
+        let slow = dir.join("slow-engine");
+        fs::write(&slow, "#!/bin/sh\nexec sleep 5\n").unwrap();
+        fs::set_permissions(&slow, fs::Permissions::from_mode(0o755)).unwrap();
+        let outputs = dir.join("outputs");
+        fs::create_dir(&outputs).unwrap();
+        let keep = outputs.join("timings.csv");
+        fs::write(&keep, "old\n").unwrap();
+        let child = lab()
+            .arg("ladder")
+            .arg("--ladder")
+            .arg(&ladder)
+            .arg("--binary")
+            .arg(&slow)
+            .arg("--out")
+            .arg(&keep)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The temporary file appears before the first run; signal once it is there.
+        let start = std::time::Instant::now();
+        while !entries(&outputs).iter().any(|e| e.starts_with(".gc.")) {
+            assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // SAFETY: kill with the child's pid, which has not been waited for.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+        assert_eq!(
+            error_lines(&out),
+            [format!("error: ladder: interrupted by SIGINT; --out {} was left as it was", keep.display())]
+        );
+        assert_eq!(fs::read_to_string(&keep).unwrap(), "old\n", "the old timings are untouched");
+        assert_eq!(entries(&outputs), ["timings.csv"], "the temporary file is gone");
+        fs::remove_dir_all(dir).unwrap();
+    }
 }
 
 #[test]

@@ -236,6 +236,12 @@ impl From<InputError> for Failure {
     }
 }
 
+impl From<games::stones::list::ListError> for Failure {
+    fn from(e: games::stones::list::ListError) -> Self {
+        Failure { message: e.to_string(), code: 2 }
+    }
+}
+
 /// Runs the CLI on `args` (the program name first) and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();

@@ -6,6 +6,7 @@
 //! figures typed in.
 
 use crate::{Provenance, csv_field};
+use gamecount::games::stones::list::{Writer, replace_file};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -145,10 +146,10 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
             }
         }
     }
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::write(out, csv).map_err(|e| format!("{}: {e}", out.display()))?;
+    replace_file(out, Writer::Tool("criterion"), "--out", csv.as_bytes()).map_err(|e| e.to_string())?;
     eprintln!("wrote {} ({} benchmarks)", out.display(), dirs.len());
     Ok(())
 }

@@ -16,8 +16,8 @@
 
 use crate::{Provenance, csv_field, csv_split, median};
 use gamecount::cli::parse_count;
+use gamecount::games::stones::list::{ListFile, Writer};
 use gamecount::kernels::SplitMix64;
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
@@ -174,14 +174,16 @@ pub fn run(
             .collect(),
         _ => Vec::new(),
     };
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    writeln!(
-        file,
-        "machine,date,commit,problem,params,size,kernel,threads,repeats,median_s,min_s,max_s,wall_median_s,answer,simd"
-    )
-    .map_err(|e| e.to_string())?;
+    // Written beside `out` and renamed over it at the end: an interrupted or failed
+    // ladder leaves the old file as it was (and an unwritable `out` is refused now,
+    // before the runs).
+    let mut file = ListFile::create_as(out, Writer::Tool("ladder"), "--out").map_err(|e| e.to_string())?;
+    let mut text = String::from(
+        "machine,date,commit,problem,params,size,kernel,threads,repeats,median_s,min_s,max_s,wall_median_s,answer,simd\n",
+    );
     for line in kept {
-        writeln!(file, "{line}").map_err(|e| e.to_string())?;
+        text += &line;
+        text.push('\n');
     }
     // Pass 1: every series climbs once, one run per point.
     let mut points: Vec<Point> = Vec::new();
@@ -229,8 +231,8 @@ pub fn run(
         }
     }
     for point in &points {
-        let line = point.csv_line(&provenance);
-        writeln!(file, "{line}").map_err(|e| e.to_string())?;
+        text += &point.csv_line(&provenance);
+        text.push('\n');
         eprintln!(
             "{:<7} {:<14} t={} n={:<10} median {:.6} s ({} runs)",
             point.series.problem,
@@ -241,6 +243,6 @@ pub fn run(
             point.compute.len()
         );
     }
-    file.flush().map_err(|e| e.to_string())?;
-    Ok(())
+    file.push_bytes(text.as_bytes());
+    file.commit().map_err(|e| e.to_string())
 }

@@ -8,6 +8,7 @@
 
 use crate::csv_split;
 use crate::svg::{Chart, Line};
+use gamecount::games::stones::list::{Writer, replace_file};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -188,6 +189,12 @@ pub fn scaling_exponent(points: &[(f64, f64)]) -> Option<f64> {
     (sxx > 0.0).then(|| sxy / sxx)
 }
 
+/// Replaces `path` with `contents` (a page or a plot): renamed into place whole, so that
+/// an interrupted report leaves every file as it was or as it is now, never cut short.
+fn write(path: &Path, contents: String) -> Result<(), String> {
+    replace_file(path, Writer::Tool("report"), "", contents.as_bytes()).map_err(|e| e.to_string())
+}
+
 pub fn run(dir: &Path) -> Result<(), String> {
     let timings = read_timings(&dir.join("timings.csv"))?;
     let limits = read_limits(&dir.join("roofline.csv"));
@@ -299,7 +306,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
                 })
                 .collect(),
         };
-        std::fs::write(plots.join(format!("{problem}.svg")), chart.render()).map_err(|e| e.to_string())?;
+        write(&plots.join(format!("{problem}.svg")), chart.render())?;
         let _ = writeln!(md, "### {problem}\n\n![{problem} scaling](plots/{problem}.svg)\n");
         let _ = writeln!(md, "| kernel | threads | sizes | largest size | time there | exponent |");
         let _ = writeln!(md, "|---|---|---|---|---|---|");
@@ -469,7 +476,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     // 8. The last `cargo bench` of each group, as `gamecount-lab criterion` collected it
     // from criterion's records.
     criterion(dir, &mut md);
-    std::fs::write(dir.join("README.md"), md).map_err(|e| e.to_string())?;
+    write(&dir.join("README.md"), md)?;
     eprintln!("wrote {}", dir.join("README.md").display());
     Ok(())
 }
@@ -707,7 +714,7 @@ fn grundy_scaling(dir: &Path, plots: &Path, md: &mut String) -> Result<(), Strin
             lines: series.iter().map(|(label, points)| Line { label: label.clone(), points: points.clone() }).collect(),
         };
         let file = format!("grundy-{game}.svg");
-        std::fs::write(plots.join(&file), chart.render()).map_err(|e| e.to_string())?;
+        write(&plots.join(&file), chart.render())?;
         let _ = writeln!(md, "### {name}\n\n![{name}: time against N](plots/{file})\n");
         let _ = writeln!(md, "| variant | sizes | largest N | time there | exponent |");
         let _ = writeln!(md, "|---|---|---|---|---|");

@@ -10,11 +10,12 @@ use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
 use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec, RingVec};
 
+use gamecount::games::stones::list::{ListFile, Writer};
 use gamecount::sched::Scheduler;
 use gamecount::simd::Simd;
 use gamecount::simd::mont::Mont;
+use std::fmt::Write;
 use std::hint::black_box;
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 use wide::u32x16;
@@ -308,6 +309,12 @@ fn l1_load_rate(sched: &Scheduler) -> f64 {
 
 /// Runs the measurements and writes the CSV.
 pub fn run(out: &Path) -> Result<(), String> {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    // Created before the measurements, so that an unwritable `out` is refused at once;
+    // renamed over `out` only when every row is written.
+    let mut file = ListFile::create_as(out, Writer::Tool("roofline"), "--out").map_err(|e| e.to_string())?;
     let provenance = Provenance::here();
     let mut rows: Vec<(String, usize, f64, &str, String)> = Vec::new();
     let all = Scheduler::available_cores();
@@ -413,22 +420,18 @@ pub fn run(out: &Path) -> Result<(), String> {
             Err(why) => eprintln!("{quantity}: not measured ({why})"),
         }
     }
-    if let Some(dir) = out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    }
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    writeln!(file, "quantity,threads,value,unit,how,machine,date,commit").map_err(|e| e.to_string())?;
+    let mut text = String::from("quantity,threads,value,unit,how,machine,date,commit\n");
     for (quantity, threads, value, unit, how) in rows {
-        writeln!(
-            file,
+        let _ = writeln!(
+            text,
             "{},{threads},{value:.3},{unit},{},{},{},{}",
             csv_field(&quantity),
             csv_field(&how),
             csv_field(&provenance.machine),
             provenance.date,
             provenance.commit
-        )
-        .map_err(|e| e.to_string())?;
+        );
     }
-    Ok(())
+    file.push_bytes(text.as_bytes());
+    file.commit().map_err(|e| e.to_string())
 }

@@ -1,6 +1,8 @@
 //! `--list FILE`: every losing triple as one CSV line `x,y,z`, in lexicographic order;
 //! and the same atomic file for any other listing (`grundy --out FILE`, one value a
-//! line), through [`ListFile::create_for`].
+//! line), through [`ListFile::create_for`], and for every file the measurement tool
+//! `gamecount-lab` writes ([`ListFile::create_as`] with a [`Writer::Tool`], or
+//! [`replace_file`] for contents already in memory).
 //!
 //! The lines go to a temporary file beside `FILE` (same directory, so the final rename
 //! cannot cross file systems), which is synced and renamed to `FILE` only when the scan
@@ -21,7 +23,7 @@
 //! and status 128 + the signal), and by [`remove_pending_temp`], which the binary's
 //! allocator calls when an allocation fails.
 
-use crate::games::{InputError, ProblemId};
+use crate::games::ProblemId;
 use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -30,6 +32,40 @@ use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 /// Bytes buffered before a write: large writes, few system calls.
 const BUFFER_BYTES: usize = 1 << 20;
+
+/// Who writes a file: named at the start of every refusal and of the line an
+/// interrupting signal prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    /// A problem of `gamecount` (`stones: --list FILE: ...`).
+    Problem(ProblemId),
+    /// A command of another tool (`ladder: --out FILE: ...` for `gamecount-lab ladder`).
+    Tool(&'static str),
+}
+
+impl std::fmt::Display for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Writer::Problem(problem) => write!(f, "{problem}"),
+            Writer::Tool(name) => f.write_str(name),
+        }
+    }
+}
+
+/// Why a file was not written: one line, `WRITER: OPTION FILE: reason`.
+#[derive(Debug)]
+pub struct ListError {
+    pub writer: Writer,
+    pub message: String,
+}
+
+impl std::fmt::Display for ListError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.writer, self.message)
+    }
+}
+
+impl std::error::Error for ListError {}
 
 /// A CSV list being written; see the module docs.
 pub struct ListFile {
@@ -43,13 +79,18 @@ pub struct ListFile {
     error: Option<io::Error>,
     /// One formatted line.
     line: Vec<u8>,
-    /// The problem and the option the file was given by, for messages.
-    problem: ProblemId,
+    /// Who writes the file and the option it was given by, for messages.
+    writer: Writer,
     option: &'static str,
 }
 
-fn refuse(problem: ProblemId, option: &str, path: &Path, reason: impl std::fmt::Display) -> InputError {
-    InputError::new(problem, format!("{option} {}: {reason}", path.display()))
+/// `path` as messages name it: after its option, if it was given by one.
+fn named(option: &str, path: &Path) -> String {
+    if option.is_empty() { path.display().to_string() } else { format!("{option} {}", path.display()) }
+}
+
+fn refuse(writer: Writer, option: &str, path: &Path, reason: impl std::fmt::Display) -> ListError {
+    ListError { writer, message: format!("{}: {reason}", named(option, path)) }
 }
 
 /// Why a file of type `kind` is not replaced, or `None` for a regular file.
@@ -74,8 +115,8 @@ fn not_regular(kind: fs::FileType) -> Option<&'static str> {
 
 /// The file `path` names once symlinks are followed, with its metadata if it exists;
 /// refuses what is not a regular file.
-fn resolve(path: &Path, problem: ProblemId, option: &str) -> Result<(PathBuf, Option<fs::Metadata>), InputError> {
-    let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
+fn resolve(path: &Path, writer: Writer, option: &str) -> Result<(PathBuf, Option<fs::Metadata>), ListError> {
+    let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
         Err(e) => Err(refuse(path, &e)),
@@ -102,19 +143,25 @@ static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 impl ListFile {
     /// Creates the temporary file for the stones `--list` at `path`, or says why `path`
     /// cannot be written.
-    pub fn create(path: &Path) -> Result<Self, InputError> {
+    pub fn create(path: &Path) -> Result<Self, ListError> {
         Self::create_for(path, ProblemId::Stones, "--list")
     }
 
     /// Creates the temporary file for `path`, given by `option` of `problem` (both named
     /// in refusals and in the message of an interrupting signal).
-    pub fn create_for(path: &Path, problem: ProblemId, option: &'static str) -> Result<Self, InputError> {
+    pub fn create_for(path: &Path, problem: ProblemId, option: &'static str) -> Result<Self, ListError> {
+        Self::create_as(path, Writer::Problem(problem), option)
+    }
+
+    /// Creates the temporary file for `path`, written by `writer` and given by `option`
+    /// (empty for a file the writer names itself).
+    pub fn create_as(path: &Path, writer: Writer, option: &'static str) -> Result<Self, ListError> {
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
+        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
         if path.file_name().is_none() {
             return Err(refuse(path, &"not a file name"));
         }
-        let (target, existing) = resolve(path, problem, option)?;
+        let (target, existing) = resolve(path, writer, option)?;
         signals::install();
         // No signal may come between the creation and the registration of the file
         // (it would leave the file behind): they wait, blocked, until it is registered.
@@ -129,7 +176,7 @@ impl ListFile {
             }
         };
         // Registered at once, so a signal from here on removes it.
-        signals::register(&temp, path, problem, option);
+        signals::register(&temp, path, writer, option);
         // From here on, dropping `list` removes the temporary file.
         let mut list = Self {
             path: path.to_path_buf(),
@@ -138,7 +185,7 @@ impl ListFile {
             out: None,
             error: None,
             line: Vec::with_capacity(40),
-            problem,
+            writer,
             option,
         };
         if let Some(meta) = existing {
@@ -178,10 +225,18 @@ impl ListFile {
         }
     }
 
+    /// Appends `bytes` as they are (text a caller formatted itself).
+    pub fn push_bytes(&mut self, bytes: &[u8]) {
+        let (Some(out), None) = (self.out.as_mut(), self.error.as_ref()) else { return };
+        if let Err(e) = out.write_all(bytes) {
+            self.error = Some(e);
+        }
+    }
+
     /// Flushes, syncs and renames the list to its final path.
-    pub fn commit(mut self) -> Result<(), InputError> {
-        let (problem, option) = (self.problem, self.option);
-        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(problem, option, path, reason);
+    pub fn commit(mut self) -> Result<(), ListError> {
+        let (writer, option) = (self.writer, self.option);
+        let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
         let out = self.out.take().expect("committed once");
         if let Some(e) = self.error.take() {
             return Err(refuse(&self.path, &e));
@@ -218,6 +273,15 @@ impl Drop for ListFile {
             signals::unregister();
         }
     }
+}
+
+/// Replaces the file at `path` with `contents`, as a [`ListFile`] written at once:
+/// nothing at `path` changes unless the whole of `contents` is in place, and what is
+/// there must be a regular file (or a symlink to one) or nothing.
+pub fn replace_file(path: &Path, writer: Writer, option: &'static str, contents: &[u8]) -> Result<(), ListError> {
+    let mut file = ListFile::create_as(path, writer, option)?;
+    file.push_bytes(contents);
+    file.commit()
 }
 
 /// Removes the temporary file of the list being written, if there is one, without
@@ -322,11 +386,11 @@ mod signals {
     }
 
     /// Makes `temp` the file a signal removes; `path` is the one named in the message.
-    pub(super) fn register(temp: &Path, path: &Path, problem: ProblemId, option: &str) {
+    pub(super) fn register(temp: &Path, path: &Path, writer: Writer, option: &str) {
         use std::os::unix::ffi::OsStrExt;
         let Ok(temp) = CString::new(temp.as_os_str().as_bytes()) else { return };
-        let head = format!("error: {problem}: interrupted by ").into_bytes();
-        let suffix = format!("; {option} {} was left as it was\n", path.display()).into_bytes();
+        let head = format!("error: {writer}: interrupted by ").into_bytes();
+        let suffix = format!("; {} was left as it was\n", named(option, path)).into_bytes();
         let prefix: &[u8] = if io::stderr().is_terminal() { b"\r\x1b[2K" } else { b"" };
         let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, prefix, head, suffix })), Ordering::SeqCst);
         if !old.is_null() {
