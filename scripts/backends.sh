@@ -24,7 +24,7 @@ model=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/([^)]*)//g' | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')
 machine="$machine-f${family}m${model}"
 out=${OUT:-results/backends/$machine.csv}
-mkdir -p "$(dirname "$out")"
+begin_output "$out"
 
 levels=$($bin kernels | sed -n 's/^simd: .*(this CPU runs: \(.*\))$/\1/p' | tr -d ',')
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $family model $model ($(lscpu | grep -o 'avx512[a-z_0-9]*\|avx2' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
@@ -38,7 +38,7 @@ instances=(
 )
 
 
-echo "instance,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$out"
+echo "instance,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$output_temp"
 for instance in "${instances[@]}"; do
   declare -A times=() answers=() kernels=()
   for _ in $(seq "$rounds"); do
@@ -54,7 +54,7 @@ for instance in "${instances[@]}"; do
   for level in $levels; do
     med=$(tr ' ' '\n' <<<"${times[$level]}" | grep . | median)
     min=$(tr ' ' '\n' <<<"${times[$level]}" | grep . | sort -g | head -n 1)
-    echo "\"$instance\",$level,$threads,${kernels[$level]},$med,$min,$rounds,${answers[$level]},\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+    echo "\"$instance\",$level,$threads,${kernels[$level]},$med,$min,$rounds,${answers[$level]},\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
     printf '%-34s %-9s %-14s median %10.6f s  min %10.6f s  answer %s\n' "$instance" "$level" "${kernels[$level]}" "$med" "$min" "${answers[$level]}"
   done
   unset times answers kernels
@@ -74,9 +74,10 @@ done
 for level in $levels; do
   med=$(tr ' ' '\n' <<<"${walls[$level]}" | grep . | median | awk '{ printf "%.6f", $1 / 1e9 }')
   min=$(tr ' ' '\n' <<<"${walls[$level]}" | grep . | sort -g | head -n 1 | awk '{ printf "%.6f", $1 / 1e9 }')
-  echo "\"solve all (whole process)\",$level,$threads,default,$med,$min,$rounds,,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  echo "\"solve all (whole process)\",$level,$threads,default,$med,$min,$rounds,,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
   printf '%-34s %-9s %-14s median %10.6f s  min %10.6f s\n' "solve all (whole process)" "$level" default "$med" "$min"
 done
+commit_output
 
 if [ -z "${NO_ROOFLINE:-}" ]; then
   target/release/gamecount-lab roofline --out "${out%.csv}.roofline.csv"

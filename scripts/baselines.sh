@@ -20,7 +20,7 @@ if ! command -v g++ >/dev/null 2>&1; then
 fi
 cargo build --release --quiet --bins
 build=$(mktemp -d)
-trap 'rm -rf "$build"' EXIT
+at_exit 'rm -rf "$build"'
 g++ -O2 -march=native -o "$build/cards" scripts/baselines/cards.cpp
 g++ -O2 -march=native -o "$build/stones" scripts/baselines/stones.cpp
 
@@ -28,7 +28,7 @@ repeats=${REPEATS:-5}
 simd=${SIMD:-auto}
 gamecount=target/release/gamecount
 out=${OUT:-results/baselines.csv}
-mkdir -p results
+begin_output "$out"
 
 # One run of "$@": prints its wall seconds and the first field of its stdout.
 run_timed() {
@@ -51,7 +51,7 @@ run_ours() {
 
 
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) vCPUs"
-echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit,simd,gamecount_compute_median_s,compute_speedup" > "$out"
+echo "problem,params,baseline,baseline_median_s,gamecount_median_s,speedup,answer,machine,date,commit,simd,gamecount_compute_median_s,compute_speedup" > "$output_temp"
 
 # One comparison: name, params label, the gamecount arguments, then the baseline command.
 compare() {
@@ -81,11 +81,12 @@ compare() {
         "$ours" "$computed" "$simd" "$ratio" "$compute_ratio" >&2
     printf '%s,"%s",%s,%.6f,%.6f,%.2f,%s,"%s",%s,%s,%s,%.6f,%.2f\n' "$problem" "$params" "$baseline" "$base" "$ours" \
         "$ratio" "$ours_answer" "$machine" "$(date -u +%F)" "$(git rev-parse --short HEAD)" "$simd" "$computed" \
-        "$compute_ratio" >> "$out"
+        "$compute_ratio" >> "$output_temp"
 }
 
 compare cards "n=10^7 s=10^7" scalar-cpp "cards --cards 10000000 --suits 10000000" \
     "$build/cards" 10000000 10000000
 compare stones "L=1000" plain-scan-cpp "stones --limit 1000" "$build/stones" 1000 plain
 compare stones "L=1000" shortcuts-scan-cpp "stones --limit 1000" "$build/stones" 1000 shortcuts
+commit_output
 echo "wrote $out" >&2

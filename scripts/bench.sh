@@ -17,6 +17,7 @@
 # The machine is shared and noisy: run it when nothing else is running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 problem_args=()
 if [[ "${1:-}" == "--problem" ]]; then
@@ -33,7 +34,9 @@ mkdir -p results
 if [[ ! -f results/roofline.csv || ${#problem_args[@]} -eq 0 ]]; then
     scripts/roofline.sh
     # The pre-release verification, with its duration, for the report.
-    target/release/gamecount verify --deep > results/verify-deep.txt 2>&1
+    begin_output results/verify-deep.txt
+    target/release/gamecount verify --deep > "$output_temp" 2>&1
+    commit_output
     # The whole process against straightforward C++ (skipped, with a note, without g++).
     scripts/baselines.sh || echo "note: C++ baselines not timed (see the error above)" >&2
 fi

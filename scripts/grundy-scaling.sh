@@ -17,7 +17,7 @@ rounds=${ROUNDS:-3}
 threads=${THREADS:-2}
 games=${GAMES:-"0.354 grundy"}
 out=${OUT:-results/grundy-scaling.csv}
-mkdir -p "$(dirname "$out")"
+begin_output "$out"
 cpu="$(cpu_name)"
 commit=$(short_commit)
 
@@ -25,7 +25,7 @@ field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
 # The largest log2 N each variant is timed at.
 largest() { case $1 in naive) echo 14 ;; bitset) echo 16 ;; *) echo 20 ;; esac; }
 
-echo "game,variant,heaps,threads,median_s,rounds,simd,cpu,date,commit" > "$out"
+echo "game,variant,heaps,threads,median_s,rounds,simd,cpu,date,commit" > "$output_temp"
 for game in $games; do
   for log in 10 12 14 16 18 20; do
     heaps=$((1 << log))
@@ -45,8 +45,9 @@ for game in $games; do
     for v in "${variants[@]}"; do
       m=$(tr ' ' '\n' <<<"${times[$v]}" | grep . | median)
       printf '%-7s %-9s N=2^%-3s %s s\n' "$game" "$v" "$log" "$m"
-      echo "$game,$v,$heaps,$threads,$m,$rounds,$simd,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+      echo "$game,$v,$heaps,$threads,$m,$rounds,$simd,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
     done
     unset times
   done
 done
+commit_output

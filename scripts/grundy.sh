@@ -18,7 +18,7 @@ rounds=${ROUNDS:-7}
 long_rounds=${LONG_ROUNDS:-3}
 threads=${THREADS:-2}
 out=${OUT:-results/grundy.csv}
-mkdir -p "$(dirname "$out")"
+begin_output "$out"
 cpu="$(cpu_name)"
 commit=$(short_commit)
 
@@ -60,12 +60,13 @@ for round in $(seq "$rounds"); do
   done
 done
 
-echo "game,arguments,kernel,threads,heaps,preperiod,period,max,max_at,median_s,min_s,rounds,simd,cpu,date,commit" > "$out"
+echo "game,arguments,kernel,threads,heaps,preperiod,period,max,max_at,median_s,min_s,rounds,simd,cpu,date,commit" > "$output_temp"
 for key in "${keys[@]}"; do
   IFS='|' read -r game args kernel long <<<"$key"
   line=${lines[$key]}
   s=$(tr ' ' '\n' <<<"${times[$key]}" | grep . | stats)
   n=$(tr ' ' '\n' <<<"${times[$key]}" | grep -c .)
-  echo "$game,$args,$(field kernel <<<"$line"),$threads,$(field heaps <<<"$line"),$(field preperiod <<<"$line"),$(field period <<<"$line"),$(field max <<<"$line"),$(field max_at <<<"$line"),$s,$n,$(field simd <<<"$line"),\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  echo "$game,$args,$(field kernel <<<"$line"),$threads,$(field heaps <<<"$line"),$(field preperiod <<<"$line"),$(field period <<<"$line"),$(field max <<<"$line"),$(field max_at <<<"$line"),$s,$n,$(field simd <<<"$line"),\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
   printf '%-7s %-18s %-9s median,min %s s\n' "$game" "$args" "$(field kernel <<<"$line")" "$s"
 done
+commit_output

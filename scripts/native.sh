@@ -9,13 +9,14 @@
 #   ROUNDS=21 scripts/native.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 cargo build --release --quiet --bin gamecount
 native_dir=${NATIVE_TARGET_DIR:-target/native}
 RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR="$native_dir" cargo build --release --quiet --bin gamecount
 rounds=${ROUNDS:-11}
 threads=${THREADS:-2}
 out=${OUT:-results/native.csv}
-mkdir -p "$(dirname "$out")"
+begin_output "$out"
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 declare -A bins=([baseline]=target/release/gamecount [native]="$native_dir/release/gamecount")
@@ -30,7 +31,7 @@ instances=(
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"]*\).*/\1/p"; }
 stats() { sort -g | awk '{ v[NR] = $1 } END { printf "%s,%s", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1] }'; }
 
-echo "instance,build,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$out"
+echo "instance,build,simd,threads,kernel,median_s,min_s,rounds,answer,cpu,date,commit" > "$output_temp"
 for instance in "${instances[@]}"; do
   declare -A times=() answers=() kernels=() levels=()
   for _ in $(seq "$rounds"); do
@@ -49,8 +50,9 @@ for instance in "${instances[@]}"; do
   fi
   for build in baseline native; do
     s=$(tr ' ' '\n' <<<"${times[$build]}" | grep . | stats)
-    echo "\"$instance\",$build,${levels[$build]},$threads,${kernels[$build]},$s,$rounds,${answers[$build]},\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+    echo "\"$instance\",$build,${levels[$build]},$threads,${kernels[$build]},$s,$rounds,${answers[$build]},\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
     printf '%-34s %-9s %-7s %-14s median,min %s s\n' "$instance" "$build" "${levels[$build]}" "${kernels[$build]}" "$s"
   done
   unset times answers kernels levels
 done
+commit_output

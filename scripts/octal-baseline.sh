@@ -23,12 +23,13 @@ rounds=${ROUNDS:-3}
 heaps=${HEAPS:-1000000}
 games=${GAMES:-"0.354 0.16 grundy"}
 out=${OUT:-results/octal-baseline.csv}
+begin_output "$out"
 cpu="$(cpu_name)"
 commit=$(short_commit)
 
 wall() { local start end; start=$EPOCHREALTIME; "$@" >/dev/null 2>&1; end=$EPOCHREALTIME; elapsed "$start" "$end"; }
 
-echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,copied_from,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$out"
+echo "game,heaps,cpp_median_s,gamecount_median_s,speedup,copied_from,every_heap_median_s,every_heap_speedup,gamecount_kernel,rounds,cpu,date,commit" > "$output_temp"
 for game in $games; do
   cpp="" ours="" every=""
   for _ in $(seq "$rounds"); do
@@ -46,5 +47,6 @@ for game in $games; do
   every_speedup=$(echo "$c / $e" | bc -l)
   printf '%-7s N=%s  C++ %.3f s  gamecount %.3f s (%s, copied from heap %s)  ratio %.2f;  every heap %.3f s  ratio %.2f\n' \
     "$game" "$heaps" "$c" "$g" "$kernel" "$copied" "$speedup" "$e" "$every_speedup"
-  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$copied,$e,$(printf '%.2f' "$every_speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$out"
+  echo "$game,$heaps,$c,$g,$(printf '%.2f' "$speedup"),$copied,$e,$(printf '%.2f' "$every_speedup"),$kernel,$rounds,\"$cpu\",$(date -u +%FT%TZ),$commit" >> "$output_temp"
 done
+commit_output

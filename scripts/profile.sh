@@ -15,6 +15,7 @@
 # Environment: PROFILE_FREQ (samples per second, default 4999).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 problem=${1:-}
 if [[ -z "$problem" || "$problem" == -h || "$problem" == --help ]]; then
@@ -62,20 +63,29 @@ fi
 
 out=results/profiles
 mkdir -p "$out"
+for name in folded svg top.txt; do check_output "$out/$problem.$name" >/dev/null; done
+data=
+at_exit '[[ -z $data ]] || rm -f -- "$data" "$data.old"'
 data=$(mktemp /tmp/gamecount-perf.XXXXXX)
-trap 'rm -f "$data" "$data.old"' EXIT
 
 freq=${PROFILE_FREQ:-4999}
 echo "perf record -e $event -F $freq: $binary solve $problem $*" >&2
 perf record -q -e "$event" -F "$freq" --call-graph dwarf,16384 -o "$data" -- "$binary" solve "$problem" "$@"
 
-perf script -i "$data" 2>/dev/null | inferno-collapse-perf > "$out/$problem.folded"
-inferno-flamegraph --title "gamecount solve $problem $*" < "$out/$problem.folded" > "$out/$problem.svg"
+# Each file is replaced whole (scripts/lib.sh, begin_output).
+begin_output "$out/$problem.folded"
+perf script -i "$data" 2>/dev/null | inferno-collapse-perf > "$output_temp"
+commit_output
+begin_output "$out/$problem.svg"
+inferno-flamegraph --title "gamecount solve $problem $*" < "$out/$problem.folded" > "$output_temp"
+commit_output
+begin_output "$out/$problem.top.txt"
 {
     echo "# gamecount solve $problem $*"
     echo "# $("$binary" --version) · $(git rev-parse --short HEAD 2>/dev/null || echo unknown) · $(date -u +%Y-%m-%dT%H:%MZ) · event $event"
     perf report -i "$data" --stdio --no-children -g none --percent-limit 0.5 --sort symbol 2>/dev/null \
         | grep -v "^$" | grep -v "^#" | grep "%" | sed "s/ *- *- *$//" | head -40
-} > "$out/$problem.top.txt"
+} > "$output_temp"
+commit_output
 
 echo "wrote $out/$problem.svg, $out/$problem.folded, $out/$problem.top.txt" >&2

@@ -22,11 +22,13 @@ source scripts/lib.sh
 rounds=${ROUNDS:-11}
 threads=${THREADS:-2}
 out=${OUT:-results/versus.csv}
+# New rows are added to the file's own.
+begin_output --append "$out"
 
 cargo build --release --quiet --bin gamecount
 ours=target/release/gamecount
 scratch=$(mktemp -d)
-trap 'git worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true; rm -rf "$scratch"' EXIT
+at_exit 'git worktree remove --force "$scratch/tree" >/dev/null 2>&1 || true; rm -rf "$scratch"'
 git worktree add --detach --quiet "$scratch/tree" "$rev"
 base=$(git rev-parse --short "$rev")
 if [[ "${SAME_ALLOCATOR:-0}" == 1 ]]; then
@@ -50,7 +52,7 @@ instances=(
   "coins --stacks 9898"
 )
 
-[[ -f "$out" ]] || echo "instance,base_commit,base_median_s,commit,arguments,median_s,ratio,rounds,threads,cpu,date" > "$out"
+[[ -s "$output_temp" ]] || echo "instance,base_commit,base_median_s,commit,arguments,median_s,ratio,rounds,threads,cpu,date" > "$output_temp"
 for instance in "${instances[@]}"; do
   old="" new=""
   for _ in $(seq "$rounds"); do
@@ -63,6 +65,7 @@ for instance in "${instances[@]}"; do
   n=$(tr ' ' '\n' <<<"$new" | grep . | median)
   ratio=$(echo "$n / $o" | bc -l)
   printf '%-42s %s %.6f s   %s %.6f s   ratio %.2f\n' "$instance" "$base" "$o" "$commit" "$n" "$ratio"
-  echo "\"$instance\",$base,$o,$commit,\"$arguments\",$n,$(printf '%.3f' "$ratio"),$rounds,$threads,\"$cpu\",$(date -u +%FT%TZ)" >> "$out"
+  echo "\"$instance\",$base,$o,$commit,\"$arguments\",$n,$(printf '%.3f' "$ratio"),$rounds,$threads,\"$cpu\",$(date -u +%FT%TZ)" >> "$output_temp"
 done
+commit_output
 echo "wrote $out" >&2

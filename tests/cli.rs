@@ -827,6 +827,56 @@ mod process {
         fs::remove_dir_all(dir).unwrap();
     }
 
+    /// A measurement script in miniature: `scripts/lib.sh`'s output staging around one
+    /// row, then `MODE`: `fail` (an error under `set -e`), `wait` (until a signal), or
+    /// a commit.
+    fn staged_script(out: &Path, mode: &str) -> Command {
+        let script = r#"set -euo pipefail
+source scripts/lib.sh
+begin_output "$1"
+echo new >> "$output_temp"
+case $2 in fail) false ;; wait) touch "$1.started"; sleep 5 </dev/null &>/dev/null & wait $! ;; esac
+commit_output"#;
+        let mut command = Command::new("bash");
+        command.current_dir(env!("CARGO_MANIFEST_DIR")).args(["-c", script, "script"]).arg(out).arg(mode);
+        command
+    }
+
+    #[test]
+    fn the_measurement_scripts_replace_their_outputs_whole_or_not_at_all() {
+        let dir = scratch("scripts");
+        let out = dir.join("rows.csv");
+        fs::write(&out, "old\n").unwrap();
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o600)).unwrap();
+        let status = staged_script(&out, "fail").status().unwrap();
+        assert!(!status.success());
+        assert_eq!(fs::read_to_string(&out).unwrap(), "old\n", "a failed run leaves the file");
+        assert_eq!(entries(&dir), ["rows.csv"], "and no temporary file");
+        let child = staged_script(&out, "wait").spawn().unwrap();
+        let start = std::time::Instant::now();
+        while !dir.join("rows.csv.started").exists() {
+            assert!(start.elapsed().as_secs() < 20, "the script did not start");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        fs::remove_file(dir.join("rows.csv.started")).unwrap();
+        // SAFETY: kill with the child's pid, which has not been waited for.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&output.status), Some(libc::SIGTERM));
+        assert_eq!(fs::read_to_string(&out).unwrap(), "old\n", "an interrupted run leaves the file");
+        assert_eq!(entries(&dir), ["rows.csv"], "and no temporary file");
+        assert!(staged_script(&out, "commit").status().unwrap().success());
+        assert_eq!(fs::read_to_string(&out).unwrap(), "new\n");
+        assert_eq!(fs::metadata(&out).unwrap().mode() & 0o7777, 0o600, "the mode of the file replaced");
+        make_fifo(&dir.join("fifo"));
+        let refused = staged_script(&dir.join("fifo"), "commit").output().unwrap();
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(stderr(&refused).starts_with("error: ") && stderr(&refused).contains("is not a regular file"));
+        assert!(fs::symlink_metadata(dir.join("fifo")).unwrap().file_type().is_fifo());
+        assert_eq!(entries(&dir), ["fifo", "rows.csv"]);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn an_interrupted_ladder_leaves_the_old_timings_as_they_were() {
         let dir = scratch("lab-ladder");
