@@ -527,12 +527,22 @@ fn backends(dir: &Path, md: &mut String) {
         let _ = writeln!(md, "\n| instance | backend | threads | kernel | median | fastest | bound | ratio | answer |");
         let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
         let mut stones = None;
+        let mut withheld = Vec::new();
         for r in &rows {
             let seconds = |s: &str| s.parse::<f64>().map_or("–".into(), fmt_seconds);
             let problem = r[0].split_whitespace().next().unwrap_or("");
             let threads: usize = r[2].parse().unwrap_or(1);
             let lim = |quantity: &str, threads: usize| limit_on(&limits, quantity, threads, &r[1]);
-            let bound = instance_bound(problem, &r[3], threads, &lim, &mut stones).map(|(b, _)| b);
+            let mut bound = instance_bound(problem, &r[3], threads, &lim, &mut stones).map(|(b, _)| b);
+            if bound.is_some() && !model_describes(problem, &r[3], &r[10]) {
+                bound = None;
+                if let Some(&(p, k, from, why)) = MODEL_FROM.iter().find(|(p, k, _, _)| *p == problem && *k == r[3]) {
+                    let note = format!("{p} `{k}` measured before `{from}`, {why}");
+                    if !withheld.contains(&note) {
+                        withheld.push(note);
+                    }
+                }
+            }
             let ratio = bound.zip(r[4].parse::<f64>().ok()).map_or("–".into(), |(b, m)| format!("{:.1}×", m / b));
             let _ = writeln!(
                 md,
@@ -546,6 +556,9 @@ fn backends(dir: &Path, md: &mut String) {
                 bound.map_or("–".into(), fmt_seconds),
                 r[7]
             );
+        }
+        for note in withheld {
+            let _ = writeln!(md, "\nNo bound for {note}: the model describes the kernel as it is now.");
         }
         let _ = writeln!(md);
     }
@@ -837,10 +850,37 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
             ) else {
                 continue;
             };
+            if !model_describes(problem, kernel, &t.commit) {
+                continue;
+            }
             out.push(Bound { problem, kernel: kernel.into(), threads, size, measured: t.median, bound, model });
         }
     }
     out
+}
+
+/// The commit from which each bound model describes its kernel, where the kernel kept
+/// its name through a change of algorithm: a time measured before it ran other code, and
+/// its ratio to the model would mean nothing. (coins `closed-form` was one scalar chain
+/// of Barrett products before it walked sixteen runs in lanes.)
+const MODEL_FROM: [(&str, &str, &str, &str); 1] =
+    [("coins", "closed-form", "1905ea7", "when it was one scalar chain of modular products")];
+
+/// Whether the bound model of `problem`'s `kernel` describes the code measured at
+/// `commit`: false only when git says `commit` comes before the model's first commit.
+/// Without git, or for a commit git does not know, the model is taken to apply.
+fn model_describes(problem: &str, kernel: &str, commit: &str) -> bool {
+    let Some(&(_, _, from, _)) = MODEL_FROM.iter().find(|(p, k, _, _)| *p == problem && *k == kernel) else {
+        return true;
+    };
+    // `abc1234+dirty`: the commit the build started from.
+    let commit = commit.split('+').next().unwrap_or(commit);
+    let status = std::process::Command::new("git")
+        .args(["merge-base", "--is-ancestor", from, commit])
+        .stderr(std::process::Stdio::null())
+        .status();
+    // Exit status 1: `from` is not an ancestor of `commit` (0: it is; others: unknown).
+    !status.is_ok_and(|s| s.code() == Some(1))
 }
 
 /// The lower bound of `kernel` on the Project Euler instance of `problem` with
@@ -964,6 +1004,30 @@ impl StonesWork {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bound_model_is_not_applied_to_code_measured_before_it() {
+        // Needs the repository's history (a checkout, not a shallow clone or a tarball).
+        let known = |commit: &str| {
+            std::process::Command::new("git")
+                .args(["cat-file", "-e", &format!("{commit}^{{commit}}")])
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !(known("c1b628a") && known("7ac781f")) {
+            eprintln!("no git history here: the check of the model's first commit is skipped");
+            return;
+        }
+        // The scalar chain before the lanes (c1b628a), the lanes after (7ac781f).
+        assert!(!model_describes("coins", "closed-form", "c1b628a"));
+        assert!(!model_describes("coins", "closed-form", "c1b628a+dirty"));
+        assert!(model_describes("coins", "closed-form", "7ac781f"));
+        assert!(model_describes("coins", "closed-form", "1905ea7"));
+        // Other kernels and unknown commits keep their bound.
+        assert!(model_describes("coins", "dp-simd", "c1b628a"));
+        assert!(model_describes("coins", "closed-form", "unknown"));
+    }
 
     /// The criterion section rendered from `csv_rows` (after the header) in a directory
     /// of its own, `name` keeping tests that run at once apart.
