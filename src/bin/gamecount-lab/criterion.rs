@@ -3,13 +3,13 @@
 //! into `results/criterion.csv`: per group and parameter, every variant's median with
 //! its confidence interval, when criterion wrote it, and the group's reference, so that
 //! the report can show every ratio between variants from one side-by-side run, not from
-//! figures typed in.
+//! figures typed in. Each group's rows are its last run's, with the commit they were
+//! measured at; the groups a `cargo bench` did not run keep their rows ([`run`]).
 
-use crate::{Provenance, csv_field};
+use crate::{Provenance, csv_field, csv_split};
 use gamecount::games::stones::list::{Writer, replace_file};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The variant each group's speed-ups are measured against: the family's plain variant,
@@ -110,53 +110,177 @@ pub fn parameter_key(parameter: &str) -> (u64, String) {
     (value, parameter.to_string())
 }
 
+/// Records of one group further apart than this belong to different runs: `cargo bench`
+/// writes a group's records one after the other, seconds to a few minutes apart.
+const RUN_GAP_SECONDS: u64 = 600;
+
+/// The records of `entries`' last run: the newest and every record before it that
+/// follows the next one within [`RUN_GAP_SECONDS`]. Older ones (a variant since renamed,
+/// or one a filtered `cargo bench` did not run) are left out, so that the speed-ups the
+/// report computes within a group always compare variants timed side by side.
+fn last_run(mut entries: Vec<Entry>) -> (Vec<Entry>, usize) {
+    entries.sort_by_key(|e| std::cmp::Reverse(e.written));
+    let mut kept = entries.len();
+    for (i, pair) in entries.windows(2).enumerate() {
+        if pair[0].written - pair[1].written > RUN_GAP_SECONDS {
+            kept = i + 1;
+            break;
+        }
+    }
+    let older = entries.len() - kept;
+    entries.truncate(kept);
+    (entries, older)
+}
+
+/// The rows of an existing summary, by group (column 0), as lines.
+fn existing_rows(out: &Path) -> BTreeMap<String, Vec<String>> {
+    let mut rows: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let Ok(text) = std::fs::read_to_string(out) else { return rows };
+    for line in text.lines().skip(1).filter(|l| !l.is_empty()) {
+        let fields = csv_split(line);
+        if fields.len() >= 11 {
+            rows.entry(fields[0].clone()).or_default().push(line.to_string());
+        }
+    }
+    rows
+}
+
 /// Writes the summary of the criterion records under `from` to `out`.
+///
+/// Each group's rows come from its last run ([`last_run`]). A row collected before, the
+/// same record (group, parameter, variant and time written), keeps the machine, date and
+/// commit it was collected with; a new one gets this checkout's. Groups with no record
+/// here (a filtered `cargo bench`, another checkout) keep their rows in `out` as they are.
 pub fn run(from: &Path, out: &Path) -> Result<(), String> {
     let mut dirs = Vec::new();
     records(from, &mut dirs);
     if dirs.is_empty() {
         return Err(format!("no criterion records under {} (run `cargo bench` first)", from.display()));
     }
-    let mut groups: BTreeMap<String, BTreeMap<(u64, String), Vec<Entry>>> = BTreeMap::new();
+    let mut by_group: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
     for dir in &dirs {
         let (group, entry) = entry(dir)?;
-        groups.entry(group).or_default().entry(parameter_key(&entry.parameter)).or_default().push(entry);
+        by_group.entry(group).or_default().push(entry);
     }
+    // Every group's lines, those of `out` first; a group collected here replaces its own.
+    let mut lines = existing_rows(out);
     let provenance = Provenance::here();
-    let mut csv = String::from("group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n");
-    for (group, parameters) in &groups {
-        let reference = REFERENCES.iter().find(|(g, _)| g == group).map_or("", |&(_, r)| r);
-        for ((_, parameter), entries) in parameters {
-            for e in entries {
-                let _ = writeln!(
-                    csv,
-                    "{},{},{},{},{:e},{:e},{:e},{},{},{},{}",
-                    csv_field(group),
-                    csv_field(reference),
-                    csv_field(parameter),
-                    csv_field(&e.function),
-                    e.median,
-                    e.low,
-                    e.high,
-                    utc_minute(e.written),
-                    csv_field(&provenance.machine),
-                    provenance.date,
-                    provenance.commit
-                );
-            }
+    let mut collected = 0;
+    for (group, entries) in by_group {
+        let (entries, older) = last_run(entries);
+        if older > 0 {
+            eprintln!("{group}: {older} records of earlier runs left out");
         }
+        let before = lines.remove(&group).unwrap_or_default();
+        // The provenance of each record already collected, by its identity.
+        let collected_before: BTreeMap<(String, String, String), (String, String, String)> = before
+            .iter()
+            .map(|line| csv_split(line))
+            .map(|f| ((f[2].clone(), f[3].clone(), f[7].clone()), (f[8].clone(), f[9].clone(), f[10].clone())))
+            .collect();
+        let reference = REFERENCES.iter().find(|(g, _)| *g == group).map_or("", |&(_, r)| r);
+        let mut entries = entries;
+        entries.sort_by_key(|e| parameter_key(&e.parameter));
+        let mut rows = Vec::with_capacity(entries.len());
+        for e in &entries {
+            let written = utc_minute(e.written);
+            let key = (e.parameter.clone(), e.function.clone(), written.clone());
+            let (machine, date, commit) = collected_before
+                .get(&key)
+                .cloned()
+                .unwrap_or_else(|| (provenance.machine.clone(), provenance.date.clone(), provenance.commit.clone()));
+            rows.push(format!(
+                "{},{},{},{},{:e},{:e},{:e},{},{},{},{}",
+                csv_field(&group),
+                csv_field(reference),
+                csv_field(&e.parameter),
+                csv_field(&e.function),
+                e.median,
+                e.low,
+                e.high,
+                written,
+                csv_field(&machine),
+                date,
+                commit
+            ));
+            collected += 1;
+        }
+        lines.insert(group, rows);
+    }
+    let mut csv = String::from("group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n");
+    for line in lines.into_values().flatten() {
+        csv += &line;
+        csv.push('\n');
     }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     replace_file(out, Writer::Tool("criterion"), "--out", csv.as_bytes()).map_err(|e| e.to_string())?;
-    eprintln!("wrote {} ({} benchmarks)", out.display(), dirs.len());
+    eprintln!("wrote {} ({collected} benchmarks collected)", out.display());
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::utc_minute;
+    use super::*;
+
+    fn at(written: u64) -> Entry {
+        Entry { function: format!("v{written}"), parameter: "1".into(), median: 1.0, low: 1.0, high: 1.0, written }
+    }
+
+    #[test]
+    fn a_group_keeps_only_its_last_run() {
+        let (kept, older) = last_run([1000, 1100, 1200, 5000, 5100, 5700].map(at).into());
+        assert_eq!(kept.iter().map(|e| e.written).collect::<Vec<_>>(), [5700, 5100, 5000]);
+        assert_eq!(older, 3);
+        let (kept, older) = last_run([10, 20].map(at).into());
+        assert_eq!((kept.len(), older), (2, 0));
+    }
+
+    /// A criterion record of `group/variant/parameter`, its estimates written at `written`.
+    fn record(from: &Path, group: &str, variant: &str, parameter: &str, median_ns: f64, written: u64) {
+        let dir = from.join(group).join(variant).join(parameter).join("new");
+        std::fs::create_dir_all(&dir).unwrap();
+        let benchmark = format!(r#"{{"group_id":"{group}","function_id":"{variant}","value_str":"{parameter}"}}"#);
+        std::fs::write(dir.join("benchmark.json"), benchmark).unwrap();
+        let estimates = format!(
+            r#"{{"median":{{"point_estimate":{median_ns},"confidence_interval":{{"lower_bound":{median_ns},"upper_bound":{median_ns}}}}}}}"#
+        );
+        std::fs::write(dir.join("estimates.json"), estimates).unwrap();
+        let file = std::fs::File::options().write(true).open(dir.join("estimates.json")).unwrap();
+        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(written)).unwrap();
+    }
+
+    #[test]
+    fn collecting_keeps_each_rows_commit_and_the_groups_not_run() {
+        let dir = std::env::temp_dir().join(format!("gamecount-lab-criterion-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let from = dir.join("records");
+        let t = 1_796_083_260; // 2026-12-01 00:01 UTC
+        // wht: collected before, unchanged since; powsum: a new run, and a variant of an
+        // older run; ntt: no record here.
+        record(&from, "wht", "scalar", "1024", 1000.0, t);
+        record(&from, "powsum", "montgomery", "1024", 2000.0, t + 7200);
+        record(&from, "powsum", "old-name", "1024", 3000.0, t);
+        let out = dir.join("criterion.csv");
+        let header = "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n";
+        let before = format!(
+            "{header}ntt,reference,4096,reference,1e-6,1e-6,1e-6,2026-11-30 10:00,m0,d0,aaaaaaa\n\
+             powsum,montgomery,1024,old-name,3e-6,3e-6,3e-6,2026-12-01 00:01,m1,d1,bbbbbbb\n\
+             wht,scalar,1024,scalar,1e-6,1e-6,1e-6,2026-12-01 00:01,m2,d2,ccccccc\n"
+        );
+        std::fs::write(&out, before).unwrap();
+        run(&from, &out).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).collect();
+        let groups: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(groups, ["ntt", "powsum", "wht"], "{text}");
+        assert_eq!(rows[0][10], "aaaaaaa", "a group not run keeps its row");
+        assert_eq!((rows[1][3].as_str(), rows[1][7].as_str()), ("montgomery", "2026-12-01 02:01"));
+        assert_eq!(rows[1][10], Provenance::here().commit, "a new record gets this checkout's commit");
+        assert_eq!((rows[2][3].as_str(), rows[2][10].as_str()), ("scalar", "ccccccc"), "a record collected before");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn utc_minutes_match_the_calendar() {
