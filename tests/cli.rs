@@ -3,19 +3,24 @@
 
 use std::process::{Command, Output};
 
-/// The binary, started through `GAMECOUNT_TEST_RUNNER` when it is set (an emulator such
+/// `program`, started through `GAMECOUNT_TEST_RUNNER` when it is set (an emulator such
 /// as `qemu-aarch64 -L /usr/aarch64-linux-gnu` for a cross build).
-fn binary() -> Command {
+fn through_runner(program: &str) -> Command {
     let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
     let mut words = runner.split_whitespace();
     match words.next() {
-        Some(program) => {
-            let mut command = Command::new(program);
-            command.args(words).arg(env!("CARGO_BIN_EXE_gamecount"));
+        Some(emulator) => {
+            let mut command = Command::new(emulator);
+            command.args(words).arg(program);
             command
         }
-        None => Command::new(env!("CARGO_BIN_EXE_gamecount")),
+        None => Command::new(program),
     }
+}
+
+/// The binary.
+fn binary() -> Command {
+    through_runner(env!("CARGO_BIN_EXE_gamecount"))
 }
 
 fn gamecount(args: &[&str]) -> Output {
@@ -755,18 +760,25 @@ mod process {
         assert!(note.contains("dp-simd") && note.contains("200000 stacks"), "{note}");
     }
 
-    /// `gamecount-lab`, started like [`binary`].
+    /// `gamecount-lab`, the measurement tool.
     fn lab() -> Command {
-        let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
-        let mut words = runner.split_whitespace();
-        match words.next() {
-            Some(program) => {
-                let mut command = Command::new(program);
-                command.args(words).arg(env!("CARGO_BIN_EXE_gamecount-lab"));
-                command
+        through_runner(env!("CARGO_BIN_EXE_gamecount-lab"))
+    }
+
+    /// The output of `command`, which must end within `seconds`: a tool that blocks (on a
+    /// FIFO, say) fails the test instead of holding up the suite.
+    fn output_within(command: &mut Command, seconds: u64) -> Output {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed().as_secs() >= seconds {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("still running after {seconds} s: {command:?}");
             }
-            None => Command::new(env!("CARGO_BIN_EXE_gamecount-lab")),
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
+        child.wait_with_output().unwrap()
     }
 
     /// One record of the kind `cargo bench` leaves under `target/criterion`.
@@ -785,6 +797,8 @@ mod process {
         let dir = scratch("lab-kinds");
         let from = dir.join("records");
         criterion_record(&from);
+        let ladder = dir.join("ladder.csv");
+        fs::write(&ladder, "stones,default,1,100\n").unwrap();
         let outputs = dir.join("outputs");
         fs::create_dir(&outputs).unwrap();
         make_fifo(&outputs.join("fifo"));
@@ -800,11 +814,27 @@ mod process {
         ] {
             let path = outputs.join(name);
             let kind = fs::symlink_metadata(&path).unwrap().file_type();
-            let out = lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(&path).output().unwrap();
+            let out = output_within(lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(&path), 60);
             let err = stderr(&out);
             assert!(!out.status.success(), "{name}: {err}");
             assert_eq!(err.lines().count(), 1, "{name}: one line: {err}");
             assert!(err.starts_with("error: criterion: --out ") && err.contains(reason), "{name}: {err}");
+            // The ladder too, which reads the file it replaces when it keeps other rows.
+            let ladder = output_within(
+                lab()
+                    .arg("ladder")
+                    .arg("--ladder")
+                    .arg(&ladder)
+                    .arg("--binary")
+                    .arg("/bin/true")
+                    .arg("--out")
+                    .arg(&path)
+                    .args(["--problem", "stones"]),
+                60,
+            );
+            let err = stderr(&ladder);
+            assert!(!ladder.status.success(), "{name}: {err}");
+            assert!(err.starts_with("error: ladder: --out ") && err.contains(reason), "{name}: {err}");
             assert_eq!(fs::symlink_metadata(&path).unwrap().file_type(), kind, "{name} changed kind");
             assert_eq!(entries(&outputs), before, "{name}: something was left behind");
         }
@@ -813,8 +843,10 @@ mod process {
         fs::write(&target, "old\n").unwrap();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
         std::os::unix::fs::symlink("target.csv", outputs.join("link.csv")).unwrap();
-        let out = lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(outputs.join("link.csv")).output();
-        let out = out.unwrap();
+        let out = output_within(
+            lab().arg("criterion").arg("--from").arg(&from).arg("--out").arg(outputs.join("link.csv")),
+            60,
+        );
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(fs::symlink_metadata(outputs.join("link.csv")).unwrap().file_type().is_symlink(), "the link stays");
         let text = fs::read_to_string(&target).unwrap();

@@ -7,7 +7,7 @@
 //! measured at; the groups a `cargo bench` did not run keep their rows ([`run`]).
 
 use crate::{Provenance, csv_field, csv_split};
-use gamecount::games::stones::list::{Writer, replace_file};
+use gamecount::games::stones::list::{ListFile, Writer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -162,6 +162,11 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
         let (group, entry) = entry(dir)?;
         by_group.entry(group).or_default().push(entry);
     }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    // Before `out` is read: what is refused (a FIFO would block the read) is refused here.
+    let mut file = ListFile::create_as(out, Writer::Tool("criterion"), "--out").map_err(|e| e.to_string())?;
     // Every group's lines, those of `out` first; a group collected here replaces its own.
     let mut lines = existing_rows(out);
     let provenance = Provenance::here();
@@ -212,10 +217,8 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
         csv += &line;
         csv.push('\n');
     }
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    replace_file(out, Writer::Tool("criterion"), "--out", csv.as_bytes()).map_err(|e| e.to_string())?;
+    file.push_bytes(csv.as_bytes());
+    file.commit().map_err(|e| e.to_string())?;
     eprintln!("wrote {} ({collected} benchmarks collected)", out.display());
     Ok(())
 }

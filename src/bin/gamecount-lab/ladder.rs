@@ -164,6 +164,11 @@ pub fn run(
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     }
+    // Written beside `out` and renamed over it at the end: an interrupted or failed
+    // ladder leaves the old file as it was (and an unwritable `out` is refused now,
+    // before the runs; what is left at `out` is then a regular file or nothing, safe to
+    // read).
+    let mut file = ListFile::create_as(out, Writer::Tool("ladder"), "--out").map_err(|e| e.to_string())?;
     // With --problem, the other problems' rows of an existing file are kept.
     let kept: Vec<String> = match (only, std::fs::read_to_string(out)) {
         (Some(problem), Ok(text)) => text
@@ -174,10 +179,6 @@ pub fn run(
             .collect(),
         _ => Vec::new(),
     };
-    // Written beside `out` and renamed over it at the end: an interrupted or failed
-    // ladder leaves the old file as it was (and an unwritable `out` is refused now,
-    // before the runs).
-    let mut file = ListFile::create_as(out, Writer::Tool("ladder"), "--out").map_err(|e| e.to_string())?;
     let mut text = String::from(
         "machine,date,commit,problem,params,size,kernel,threads,repeats,median_s,min_s,max_s,wall_median_s,answer,simd\n",
     );
