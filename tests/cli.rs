@@ -407,6 +407,18 @@ mod process {
         fs::OpenOptions::new().write(true).open(path).unwrap()
     }
 
+    /// Sends `signal` to `child` once `dir` holds a temporary file (`.gc.…`, made before
+    /// any work), waiting up to 20 s for it.
+    fn signal_once_a_temporary_file_is_in(dir: &Path, child: &std::process::Child, signal: libc::c_int) {
+        let start = std::time::Instant::now();
+        while !entries(dir).iter().any(|e| e.starts_with(".gc.")) {
+            assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // SAFETY: kill with the child's pid, which has not been waited for.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    }
+
     fn error_lines(out: &Output) -> Vec<String> {
         stderr(out).lines().filter(|l| l.starts_with("error")).map(str::to_string).collect()
     }
@@ -504,14 +516,8 @@ mod process {
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
-            // The temporary file appears before the scan starts; signal once it is there.
-            let start = std::time::Instant::now();
-            while !entries(&dir).iter().any(|e| e.starts_with(".gc.")) {
-                assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-            // SAFETY: kill with the child's pid, which has not been waited for.
-            assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+            // The temporary file appears before the scan starts.
+            signal_once_a_temporary_file_is_in(&dir, &child, signal);
             let out = child.wait_with_output().unwrap();
             assert_eq!(out.status.code(), Some(code), "{name}: {}", stderr(&out));
             assert_eq!(
@@ -867,7 +873,7 @@ mod process {
 source scripts/lib.sh
 begin_output "$1"
 echo new >> "$output_temp"
-case $2 in fail) false ;; wait) touch "$1.started"; sleep 5 </dev/null &>/dev/null & wait $! ;; esac
+case $2 in fail) false ;; wait) sleep 5 </dev/null &>/dev/null & wait $! ;; esac
 commit_output"#;
         let mut command = Command::new("bash");
         command.current_dir(env!("CARGO_MANIFEST_DIR")).args(["-c", script, "script"]).arg(out).arg(mode);
@@ -885,14 +891,7 @@ commit_output"#;
         assert_eq!(fs::read_to_string(&out).unwrap(), "old\n", "a failed run leaves the file");
         assert_eq!(entries(&dir), ["rows.csv"], "and no temporary file");
         let child = staged_script(&out, "wait").spawn().unwrap();
-        let start = std::time::Instant::now();
-        while !dir.join("rows.csv.started").exists() {
-            assert!(start.elapsed().as_secs() < 20, "the script did not start");
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        fs::remove_file(dir.join("rows.csv.started")).unwrap();
-        // SAFETY: kill with the child's pid, which has not been waited for.
-        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+        signal_once_a_temporary_file_is_in(&dir, &child, libc::SIGTERM);
         let output = child.wait_with_output().unwrap();
         assert_eq!(std::os::unix::process::ExitStatusExt::signal(&output.status), Some(libc::SIGTERM));
         assert_eq!(fs::read_to_string(&out).unwrap(), "old\n", "an interrupted run leaves the file");
@@ -934,14 +933,8 @@ commit_output"#;
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The temporary file appears before the first run; signal once it is there.
-        let start = std::time::Instant::now();
-        while !entries(&outputs).iter().any(|e| e.starts_with(".gc.")) {
-            assert!(start.elapsed().as_secs() < 20, "no temporary file appeared");
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        // SAFETY: kill with the child's pid, which has not been waited for.
-        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+        // The temporary file appears before the first run.
+        signal_once_a_temporary_file_is_in(&outputs, &child, libc::SIGINT);
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
         assert_eq!(
