@@ -132,6 +132,16 @@ fn last_run(mut entries: Vec<Entry>) -> (Vec<Entry>, usize) {
     (entries, older)
 }
 
+/// A group's records in the order of the summary: by parameter, then by variant, so that
+/// two collections of the same records write the same file whatever order the
+/// directory listing gave.
+fn in_file_order(mut entries: Vec<Entry>) -> Vec<Entry> {
+    entries.sort_by(|a, b| {
+        parameter_key(&a.parameter).cmp(&parameter_key(&b.parameter)).then_with(|| a.function.cmp(&b.function))
+    });
+    entries
+}
+
 /// The rows of an existing summary, by group (column 0), as lines.
 fn existing_rows(out: &Path) -> BTreeMap<String, Vec<String>> {
     let mut rows: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -184,8 +194,7 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
             .map(|f| ((f[2].clone(), f[3].clone(), f[7].clone()), (f[8].clone(), f[9].clone(), f[10].clone())))
             .collect();
         let reference = REFERENCES.iter().find(|(g, _)| *g == group).map_or("", |&(_, r)| r);
-        let mut entries = entries;
-        entries.sort_by_key(|e| parameter_key(&e.parameter));
+        let entries = in_file_order(entries);
         let mut rows = Vec::with_capacity(entries.len());
         for e in &entries {
             let written = utc_minute(e.written);
@@ -229,6 +238,22 @@ mod tests {
 
     fn at(written: u64) -> Entry {
         Entry { function: format!("v{written}"), parameter: "1".into(), median: 1.0, low: 1.0, high: 1.0, written }
+    }
+
+    #[test]
+    fn rows_are_ordered_by_parameter_then_variant() {
+        let entry = |parameter: &str, function: &str| Entry {
+            function: function.into(),
+            parameter: parameter.into(),
+            median: 1.0,
+            low: 1.0,
+            high: 1.0,
+            written: 0,
+        };
+        let listed = [entry("2^10", "b"), entry("1000", "c"), entry("2^10", "a"), entry("1000", "a")];
+        let ordered: Vec<_> = in_file_order(listed.into()).into_iter().map(|e| (e.parameter, e.function)).collect();
+        let expected = [("1000", "a"), ("1000", "c"), ("2^10", "a"), ("2^10", "b")];
+        assert_eq!(ordered, expected.map(|(p, f)| (p.to_string(), f.to_string())));
     }
 
     #[test]
