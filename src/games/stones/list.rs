@@ -21,7 +21,8 @@
 //! [`Drop`] when the run returns an error or unwinds, by the handlers of SIGINT, SIGTERM
 //! and SIGHUP installed with the first list (which then end the process with one line
 //! and status 128 + the signal), and by [`remove_pending_temp`], which the binary's
-//! allocator calls when an allocation fails.
+//! allocator calls when an allocation fails. Up to [`MAX_OPEN`] lists may be written at
+//! once, and a signal removes the temporary files of all of them.
 
 use crate::games::ProblemId;
 use std::ffi::CString;
@@ -82,6 +83,8 @@ pub struct ListFile {
     /// Who writes the file and the option it was given by, for messages.
     writer: Writer,
     option: &'static str,
+    /// The signal handlers' slot that holds the temporary file's path.
+    slot: usize,
 }
 
 /// `path` as messages name it: after its option, if it was given by one.
@@ -137,6 +140,10 @@ fn resolve(path: &Path, writer: Writer, option: &str) -> Result<(PathBuf, Option
     }
 }
 
+/// How many lists one process may write at once: the signal handlers keep the
+/// temporary files' paths in this many slots, fixed, because a handler may not allocate.
+pub const MAX_OPEN: usize = 16;
+
 /// Tells temporary files of one process apart.
 static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 
@@ -176,7 +183,10 @@ impl ListFile {
             }
         };
         // Registered at once, so a signal from here on removes it.
-        signals::register(&temp, path, writer, option);
+        let Some(slot) = signals::register(&temp, path, writer, option) else {
+            let _ = fs::remove_file(&temp);
+            return Err(refuse(path, &format_args!("more than {MAX_OPEN} files are being written at once")));
+        };
         // From here on, dropping `list` removes the temporary file.
         let mut list = Self {
             path: path.to_path_buf(),
@@ -187,6 +197,7 @@ impl ListFile {
             line: Vec::with_capacity(40),
             writer,
             option,
+            slot,
         };
         if let Some(meta) = existing {
             // The replacement keeps the owner where the process may set it (as root), and
@@ -209,9 +220,7 @@ impl ListFile {
             push_decimal(&mut self.line, value);
             self.line.push(end);
         }
-        if let Err(e) = out.write_all(&self.line) {
-            self.error = Some(e);
-        }
+        self.error = out.write_all(&self.line).err();
     }
 
     /// Appends the line `value`.
@@ -220,17 +229,13 @@ impl ListFile {
         self.line.clear();
         push_decimal(&mut self.line, value);
         self.line.push(b'\n');
-        if let Err(e) = out.write_all(&self.line) {
-            self.error = Some(e);
-        }
+        self.error = out.write_all(&self.line).err();
     }
 
     /// Appends `bytes` as they are (text a caller formatted itself).
     pub fn push_bytes(&mut self, bytes: &[u8]) {
         let (Some(out), None) = (self.out.as_mut(), self.error.as_ref()) else { return };
-        if let Err(e) = out.write_all(bytes) {
-            self.error = Some(e);
-        }
+        self.error = out.write_all(bytes).err();
     }
 
     /// Flushes, syncs and renames the list to its final path.
@@ -255,7 +260,7 @@ impl ListFile {
             Err(e) => return Err(refuse(&self.path, &e)),
         }
         fs::rename(&self.temp, &self.target).map_err(|e| refuse(&self.path, &e))?;
-        signals::unregister();
+        signals::unregister(self.slot);
         // The rename is durable once the directory is synced; a failure here loses
         // nothing that is not already in place.
         if let Some(dir) = self.target.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d }) {
@@ -268,9 +273,11 @@ impl ListFile {
 impl Drop for ListFile {
     /// Removes the temporary file unless it was renamed.
     fn drop(&mut self) {
-        if signals::is_pending() {
+        // Removed before it is unregistered: a signal in between finds it gone, while the
+        // other order would let a signal end the process with the file still there.
+        if signals::is_pending(self.slot) {
             let _ = fs::remove_file(&self.temp);
-            signals::unregister();
+            signals::unregister(self.slot);
         }
     }
 }
@@ -284,7 +291,7 @@ pub fn replace_file(path: &Path, writer: Writer, option: &'static str, contents:
     file.commit()
 }
 
-/// Removes the temporary file of the list being written, if there is one, without
+/// Removes the temporary files of the lists being written, if there are any, without
 /// allocating: for the binary's allocator when an allocation fails (the process then
 /// ends without unwinding, so [`Drop`] would not run). Async-signal-safe.
 pub fn remove_pending_temp() {
@@ -306,7 +313,7 @@ fn push_decimal(line: &mut Vec<u8>, mut value: u32) {
     line.extend(digits[..n].iter().rev());
 }
 
-/// The signal handlers and the one pending temporary file they remove.
+/// The signal handlers and the temporary files they remove, one slot per list.
 ///
 /// The handlers may run on any thread at any moment, so they only read a path built
 /// beforehand (a NUL-terminated C string behind an atomic pointer), call `unlink`,
@@ -326,9 +333,10 @@ mod signals {
         suffix: Vec<u8>,
     }
 
-    /// The list being written, or null. Set by [`register`], taken (swapped to null)
-    /// by whoever removes it: [`unregister`], a handler, or [`remove_pending`].
-    static PENDING: AtomicPtr<Pending> = AtomicPtr::new(std::ptr::null_mut());
+    /// The lists being written, each in a slot of its own, null where free. A slot is
+    /// filled by [`register`] and taken (swapped to null) by whoever removes its file:
+    /// [`unregister`], a handler, or [`remove_pending`].
+    static PENDING: [AtomicPtr<Pending>; MAX_OPEN] = [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_OPEN];
 
     /// Installs the handlers of SIGINT, SIGTERM and SIGHUP (once per process).
     pub(super) fn install() {
@@ -385,14 +393,34 @@ mod signals {
         }
     }
 
-    /// Makes `temp` the file a signal removes; `path` is the one named in the message.
-    pub(super) fn register(temp: &Path, path: &Path, writer: Writer, option: &str) {
+    /// Makes `temp` a file a signal removes, in a free slot, which it returns (`None`
+    /// when all [`MAX_OPEN`] are taken); `path` is the one named in the message.
+    pub(super) fn register(temp: &Path, path: &Path, writer: Writer, option: &str) -> Option<usize> {
         use std::os::unix::ffi::OsStrExt;
-        let Ok(temp) = CString::new(temp.as_os_str().as_bytes()) else { return };
+        let temp = CString::new(temp.as_os_str().as_bytes()).ok()?;
         let head = format!("error: {writer}: interrupted by ").into_bytes();
         let suffix = format!("; {} was left as it was\n", named(option, path)).into_bytes();
         let prefix: &[u8] = if io::stderr().is_terminal() { b"\r\x1b[2K" } else { b"" };
-        let old = PENDING.swap(Box::into_raw(Box::new(Pending { temp, prefix, head, suffix })), Ordering::SeqCst);
+        let entry = Box::into_raw(Box::new(Pending { temp, prefix, head, suffix }));
+        let null = std::ptr::null_mut();
+        let slot = PENDING
+            .iter()
+            .position(|slot| slot.compare_exchange(null, entry, Ordering::SeqCst, Ordering::SeqCst).is_ok());
+        if slot.is_none() {
+            // SAFETY: from Box::into_raw just above, and stored nowhere.
+            drop(unsafe { Box::from_raw(entry) });
+        }
+        slot
+    }
+
+    /// Whether `slot` still holds a file (no handler or failed allocation took it).
+    pub(super) fn is_pending(slot: usize) -> bool {
+        !PENDING[slot].load(Ordering::SeqCst).is_null()
+    }
+
+    /// Forgets the file of `slot` (renamed or removed by the caller).
+    pub(super) fn unregister(slot: usize) {
+        let old = PENDING[slot].swap(std::ptr::null_mut(), Ordering::SeqCst);
         if !old.is_null() {
             // SAFETY: a non-null pointer in PENDING came from Box::into_raw, and the swap
             // made this the only owner.
@@ -400,24 +428,10 @@ mod signals {
         }
     }
 
-    /// Whether a temporary file is registered.
-    pub(super) fn is_pending() -> bool {
-        !PENDING.load(Ordering::SeqCst).is_null()
-    }
-
-    /// Forgets the registered file (renamed or removed by the caller).
-    pub(super) fn unregister() {
-        let old = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
-        if !old.is_null() {
-            // SAFETY: as in `register`: from Box::into_raw, now owned here alone.
-            drop(unsafe { Box::from_raw(old) });
-        }
-    }
-
-    /// Removes the registered file, if any; returns its message suffix. Async-signal-safe:
-    /// the entry is leaked, since the process is about to end.
-    fn take_and_unlink() -> Option<&'static Pending> {
-        let pending = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    /// Removes the file of `slot`, if it holds one, and returns its entry, for the
+    /// message. Async-signal-safe: the entry is leaked, since the process is about to end.
+    fn take_and_unlink(slot: usize) -> Option<&'static Pending> {
+        let pending = PENDING[slot].swap(std::ptr::null_mut(), Ordering::SeqCst);
         if pending.is_null() {
             return None;
         }
@@ -433,7 +447,9 @@ mod signals {
 
     /// See [`super::remove_pending_temp`].
     pub(super) fn remove_pending() {
-        let _ = take_and_unlink();
+        for slot in 0..MAX_OPEN {
+            let _ = take_and_unlink(slot);
+        }
     }
 
     /// Writes `parts` to stderr in one system call (so that no other thread's output
@@ -446,7 +462,8 @@ mod signals {
         let _ = unsafe { libc::writev(2, vectors.as_ptr(), vectors.len() as libc::c_int) };
     }
 
-    /// Removes the pending file, says so in one line, and ends with status 128 + signal.
+    /// Removes the pending files, says so in one line each (one line in all if there is
+    /// none), and ends with status 128 + signal.
     #[cfg(target_os = "linux")]
     extern "C" fn on_signal(signal: libc::c_int) {
         let name: &[u8] = match signal {
@@ -454,13 +471,16 @@ mod signals {
             libc::SIGTERM => b"SIGTERM",
             _ => b"SIGHUP",
         };
-        let pending = take_and_unlink();
-        write_stderr([
-            pending.map_or(&b""[..], |p| p.prefix),
-            pending.map_or(&b"error: interrupted by "[..], |p| &p.head),
-            name,
-            pending.map_or(&b"\n"[..], |p| &p.suffix),
-        ]);
+        let mut removed = false;
+        for slot in 0..MAX_OPEN {
+            if let Some(pending) = take_and_unlink(slot) {
+                write_stderr([pending.prefix, &pending.head, name, &pending.suffix]);
+                removed = true;
+            }
+        }
+        if !removed {
+            write_stderr([b"", b"error: interrupted by ", name, b"\n"]);
+        }
         // SAFETY: _exit ends the process at once and is async-signal-safe.
         unsafe { libc::_exit(128 + signal) }
     }
@@ -509,6 +529,67 @@ mod tests {
         drop(list);
         assert_eq!(fs::read_to_string(&path).unwrap(), "old\n", "the old file is untouched");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// In the child (`LIST_SIGNAL_CHILD` names its directory): three lists over `a`, `b`
+    /// and `c`, the second dropped, then SIGTERM to itself. In the parent: the child ends
+    /// by the handler, which removed both remaining temporary files and named both lists.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_signal_removes_every_list_being_written() {
+        const CHILD: &str = "LIST_SIGNAL_CHILD";
+        if let Some(dir) = std::env::var_os(CHILD) {
+            let dir = PathBuf::from(dir);
+            let [a, b, c] = ["a", "b", "c"].map(|name| ListFile::create(&dir.join(name)).unwrap());
+            drop(b);
+            // SAFETY: raise only sends a signal to this process, whose handler ends it.
+            unsafe { libc::raise(libc::SIGTERM) };
+            drop((a, c));
+            unreachable!("the handler ends the process");
+        }
+        let dir = scratch_dir("signal");
+        for name in ["a", "b", "c"] {
+            fs::write(dir.join(name), format!("old {name}\n")).unwrap();
+        }
+        // Through the emulator the tests run under, if any (as `tests/cli.rs` does).
+        let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
+        let mut words = runner.split_whitespace().map(String::from).collect::<Vec<_>>();
+        words.push(std::env::current_exe().unwrap().display().to_string());
+        let mut child = std::process::Command::new(&words[0])
+            .args(&words[1..])
+            .args(["--exact", "games::stones::list::tests::a_signal_removes_every_list_being_written", "--nocapture"])
+            .env(CHILD, &dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("the child did not end within 120 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{stderr}");
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("interrupted by SIGTERM")).collect();
+        assert_eq!(lines.len(), 2, "{stderr}");
+        for (line, name) in lines.iter().zip(["a", "c"]) {
+            assert!(line.ends_with(&format!("/{name} was left as it was")), "{line}");
+        }
+        let mut left: Vec<String> =
+            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, ["a", "b", "c"], "no temporary file left");
+        for name in ["a", "b", "c"] {
+            assert_eq!(fs::read_to_string(dir.join(name)).unwrap(), format!("old {name}\n"));
+        }
         fs::remove_dir_all(dir).unwrap();
     }
 
