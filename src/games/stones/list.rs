@@ -532,34 +532,23 @@ mod tests {
         fs::remove_dir_all(dir).unwrap();
     }
 
-    /// In the child (`LIST_SIGNAL_CHILD` names its directory): three lists over `a`, `b`
-    /// and `c`, the second dropped, then SIGTERM to itself. In the parent: the child ends
-    /// by the handler, which removed both remaining temporary files and named both lists.
-    #[test]
+    /// Set in a child process this module's tests start: the directory it works in.
+    const CHILD: &str = "LIST_TEST_CHILD";
+
+    /// Runs the test `name` of this module alone, in a child process (through the
+    /// emulator the tests run under, if any, as `tests/cli.rs` does), with [`CHILD`] set
+    /// to `dir`: for what a test cannot do in the shared test process, where the other
+    /// tests' lists are open too and a signal would end them all. Returns the child's
+    /// status and stderr; a child that runs for two minutes is killed.
     #[cfg(target_os = "linux")]
-    fn a_signal_removes_every_list_being_written() {
-        const CHILD: &str = "LIST_SIGNAL_CHILD";
-        if let Some(dir) = std::env::var_os(CHILD) {
-            let dir = PathBuf::from(dir);
-            let [a, b, c] = ["a", "b", "c"].map(|name| ListFile::create(&dir.join(name)).unwrap());
-            drop(b);
-            // SAFETY: raise only sends a signal to this process, whose handler ends it.
-            unsafe { libc::raise(libc::SIGTERM) };
-            drop((a, c));
-            unreachable!("the handler ends the process");
-        }
-        let dir = scratch_dir("signal");
-        for name in ["a", "b", "c"] {
-            fs::write(dir.join(name), format!("old {name}\n")).unwrap();
-        }
-        // Through the emulator the tests run under, if any (as `tests/cli.rs` does).
+    fn in_child(name: &str, dir: &Path) -> (std::process::ExitStatus, String) {
         let runner = std::env::var("GAMECOUNT_TEST_RUNNER").unwrap_or_default();
         let mut words = runner.split_whitespace().map(String::from).collect::<Vec<_>>();
         words.push(std::env::current_exe().unwrap().display().to_string());
         let mut child = std::process::Command::new(&words[0])
             .args(&words[1..])
-            .args(["--exact", "games::stones::list::tests::a_signal_removes_every_list_being_written", "--nocapture"])
-            .env(CHILD, &dir)
+            .args(["--exact", &format!("games::stones::list::tests::{name}"), "--nocapture"])
+            .env(CHILD, dir)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -577,19 +566,77 @@ mod tests {
         };
         let mut stderr = String::new();
         io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        (status, stderr)
+    }
+
+    /// The names in `dir`, sorted.
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        names
+    }
+
+    /// In the child: three lists over `a`, `b` and `c`, the second dropped, then SIGTERM
+    /// to itself. In the parent: the child ends by the handler, which removed both
+    /// remaining temporary files and named both lists.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_signal_removes_every_list_being_written() {
+        if let Some(dir) = std::env::var_os(CHILD) {
+            let dir = PathBuf::from(dir);
+            let [a, b, c] = ["a", "b", "c"].map(|name| ListFile::create(&dir.join(name)).unwrap());
+            drop(b);
+            // SAFETY: raise only sends a signal to this process, whose handler ends it.
+            unsafe { libc::raise(libc::SIGTERM) };
+            drop((a, c));
+            unreachable!("the handler ends the process");
+        }
+        let dir = scratch_dir("signal");
+        for name in ["a", "b", "c"] {
+            fs::write(dir.join(name), format!("old {name}\n")).unwrap();
+        }
+        let (status, stderr) = in_child("a_signal_removes_every_list_being_written", &dir);
         assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{stderr}");
         let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("interrupted by SIGTERM")).collect();
         assert_eq!(lines.len(), 2, "{stderr}");
         for (line, name) in lines.iter().zip(["a", "c"]) {
             assert!(line.ends_with(&format!("/{name} was left as it was")), "{line}");
         }
-        let mut left: Vec<String> =
-            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        left.sort();
-        assert_eq!(left, ["a", "b", "c"], "no temporary file left");
+        assert_eq!(names_in(&dir), ["a", "b", "c"], "no temporary file left");
         for name in ["a", "b", "c"] {
             assert_eq!(fs::read_to_string(dir.join(name)).unwrap(), format!("old {name}\n"));
         }
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// In the child: [`MAX_OPEN`] lists at once, then one more, which is refused in one
+    /// line and leaves no file; once one is committed, a new one is accepted again.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn lists_beyond_the_slots_are_refused() {
+        if let Some(dir) = std::env::var_os(CHILD) {
+            let dir = PathBuf::from(dir);
+            let mut open: Vec<ListFile> =
+                (0..MAX_OPEN).map(|i| ListFile::create(&dir.join(format!("{i}"))).unwrap()).collect();
+            let err = ListFile::create(&dir.join("one-more")).err().expect("refused");
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "stones: --list {}: more than 16 files are being written at once",
+                    dir.join("one-more").display()
+                )
+            );
+            assert_eq!(names_in(&dir).len(), MAX_OPEN, "only the open lists' temporary files");
+            open.pop().unwrap().commit().unwrap();
+            ListFile::create(&dir.join("one-more")).unwrap().commit().unwrap();
+            return;
+        }
+        let dir = scratch_dir("slots");
+        let (status, stderr) = in_child("lists_beyond_the_slots_are_refused", &dir);
+        assert!(status.success(), "{stderr}");
+        let expected = [format!("{}", MAX_OPEN - 1), "one-more".to_string()];
+        assert_eq!(names_in(&dir), expected, "the dropped lists' temporary files are gone");
         fs::remove_dir_all(dir).unwrap();
     }
 
