@@ -18,10 +18,12 @@
 //! a plain variant and faster ones, a variant enum, a cross-check helper); [`games`] the
 //! theory, parameter validation and brute-force solver of each game; [`sched`] the only
 //! place that spawns parallel work; [`memory`] the memory preflight and the aligned
-//! buffers of the large arrays; [`cli`] the command line.
+//! buffers of the large arrays; [`files`] the output files, replaced whole or not at all;
+//! [`cli`] the command line.
 
 pub mod arith;
 pub mod cli;
+pub mod files;
 pub mod games;
 pub mod kernels;
 pub mod memory;

@@ -4,7 +4,7 @@
 //! Exit codes: 0 success; 1 a `verify` check failed; 2 the input was refused (one line
 //! on stderr naming the problem and the reason), or writing stdout failed; 141 stdout's
 //! reader went away (see `cli/output.rs`); 129, 130, 143 a listing ended by SIGHUP, SIGINT,
-//! SIGTERM (see [`crate::games::stones::list`]).
+//! SIGTERM (see [`crate::files`]).
 
 mod estimate;
 mod numbers;
@@ -12,6 +12,7 @@ mod output;
 pub use numbers::{parse_count, parse_count_up_to};
 pub use output::{allocation_failed, record_stdout_state};
 
+use crate::files;
 use crate::games::{self, Answer, InputError, ProblemId, Request, cards, coins, kayles, octal, stones};
 use crate::platform;
 use crate::sched::{MAX_THREADS, Scheduler};
@@ -236,8 +237,8 @@ impl From<InputError> for Failure {
     }
 }
 
-impl From<games::stones::list::ListError> for Failure {
-    fn from(e: games::stones::list::ListError) -> Self {
+impl From<files::FileError> for Failure {
+    fn from(e: files::FileError) -> Self {
         Failure { message: e.to_string(), code: 2 }
     }
 }
@@ -455,7 +456,7 @@ fn grundy(
     let what = format!("the values of {heaps} heaps ({variant})");
     crate::memory::ensure_fits(problem, &what, octal::table_bytes(heaps, variant))?;
     let mut list = match out {
-        Some(path) => Some(games::stones::list::ListFile::create_for(path, problem, "--out")?),
+        Some(path) => Some(files::AtomicFile::create_for(path, problem, "--out")?),
         None => None,
     };
     header(&sched);
@@ -593,7 +594,7 @@ fn solve_stones_listing(
 ) -> Result<(), Failure> {
     output::set_current_problem(Some(ProblemId::Stones));
     stones::preflight(&params, kernel)?;
-    let mut list = stones::list::ListFile::create(path)?;
+    let mut list = files::AtomicFile::create_for(path, ProblemId::Stones, "--list")?;
     header(sched);
     estimate::announce(&Request::Stones(params, kernel), sched, shows_progress(json));
     let start = Instant::now();

@@ -133,7 +133,7 @@ pub fn allocation_failed(size: usize) -> ! {
         0 => "",
         i => ProblemId::EVERY[i as usize - 1].name(),
     };
-    crate::games::stones::list::remove_pending_temp();
+    crate::files::remove_pending_temp();
     for part in [
         b"error: ".as_slice(),
         problem.as_bytes(),

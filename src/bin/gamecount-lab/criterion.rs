@@ -7,7 +7,7 @@
 //! measured at; the groups a `cargo bench` did not run keep their rows ([`run`]).
 
 use crate::{Provenance, csv_field, csv_split};
-use gamecount::games::stones::list::{ListFile, Writer};
+use gamecount::files::{AtomicFile, Writer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -176,7 +176,7 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     // Before `out` is read: what is refused (a FIFO would block the read) is refused here.
-    let mut file = ListFile::create_as(out, Writer::Tool("criterion"), "--out").map_err(|e| e.to_string())?;
+    let mut file = AtomicFile::create_as(out, Writer::Tool("criterion"), "--out").map_err(|e| e.to_string())?;
     // Every group's lines, those of `out` first; a group collected here replaces its own.
     let mut lines = existing_rows(out);
     let provenance = Provenance::here();

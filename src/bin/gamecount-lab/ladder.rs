@@ -16,7 +16,7 @@
 
 use crate::{Provenance, csv_field, csv_split, median};
 use gamecount::cli::parse_count;
-use gamecount::games::stones::list::{ListFile, Writer};
+use gamecount::files::{AtomicFile, Writer};
 use gamecount::kernels::SplitMix64;
 use std::path::Path;
 use std::process::Command;
@@ -168,7 +168,7 @@ pub fn run(
     // ladder leaves the old file as it was (and an unwritable `out` is refused now,
     // before the runs; what is left at `out` is then a regular file or nothing, safe to
     // read).
-    let mut file = ListFile::create_as(out, Writer::Tool("ladder"), "--out").map_err(|e| e.to_string())?;
+    let mut file = AtomicFile::create_as(out, Writer::Tool("ladder"), "--out").map_err(|e| e.to_string())?;
     // With --problem, the other problems' rows of an existing file are kept.
     let kept: Vec<String> = match (only, std::fs::read_to_string(out)) {
         (Some(problem), Ok(text)) => text

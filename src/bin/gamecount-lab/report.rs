@@ -8,7 +8,7 @@
 
 use crate::csv_split;
 use crate::svg::{Chart, Line};
-use gamecount::games::stones::list::{Writer, replace_file};
+use gamecount::files::{Writer, replace_file};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;

@@ -10,7 +10,7 @@ use crate::{Provenance, csv_field};
 use gamecount::arith::{ModLanes, Montgomery32};
 use gamecount::simd::dots::{Dots, PAIR_LANES, PairVec, RingVec};
 
-use gamecount::games::stones::list::{ListFile, Writer};
+use gamecount::files::{AtomicFile, Writer};
 use gamecount::sched::Scheduler;
 use gamecount::simd::Simd;
 use gamecount::simd::mont::Mont;
@@ -314,7 +314,7 @@ pub fn run(out: &Path) -> Result<(), String> {
     }
     // Created before the measurements, so that an unwritable `out` is refused at once;
     // renamed over `out` only when every row is written.
-    let mut file = ListFile::create_as(out, Writer::Tool("roofline"), "--out").map_err(|e| e.to_string())?;
+    let mut file = AtomicFile::create_as(out, Writer::Tool("roofline"), "--out").map_err(|e| e.to_string())?;
     let provenance = Provenance::here();
     let mut rows: Vec<(String, usize, f64, &str, String)> = Vec::new();
     let all = Scheduler::available_cores();

@@ -8,8 +8,8 @@
 //! sizes has exactly one losing partner (§8), so about `0.12·L^2` triples are losing.
 
 pub mod brute;
-pub mod list;
 
+use crate::files::AtomicFile;
 use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::keyscan::{KeyscanVariant, StoneScan, check};
 use crate::kernels::variant_enum;
@@ -163,14 +163,14 @@ pub fn solve(params: &StonesParams, kernel: StonesKernel, sched: &Scheduler) -> 
 }
 
 /// [`solve`], writing every losing triple to `list` as well (which the caller then
-/// commits with [`list::ListFile::commit`]).
+/// commits with [`AtomicFile::commit`]).
 pub fn solve_listing(
     params: &StonesParams,
     kernel: StonesKernel,
     sched: &Scheduler,
-    list: &mut list::ListFile,
+    list: &mut AtomicFile,
 ) -> Result<Answer, InputError> {
-    let result = scan(params, kernel, sched, &mut |x, y, z| list.push(x, y, z))?;
+    let result = scan(params, kernel, sched, &mut |x, y, z| list.push_triple(x, y, z))?;
     Ok(answer(params, kernel, result))
 }
 

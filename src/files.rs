@@ -1,27 +1,27 @@
-//! `--list FILE`: every losing triple as one CSV line `x,y,z`, in lexicographic order;
-//! and the same atomic file for any other listing (`grundy --out FILE`, one value a
-//! line), through [`ListFile::create_for`], and for every file the measurement tool
-//! `gamecount-lab` writes ([`ListFile::create_as`] with a [`Writer::Tool`], or
-//! [`replace_file`] for contents already in memory).
+//! The files gamecount writes for its users, each replaced whole or not at all: the
+//! stones `--list FILE` (every losing triple as one CSV line `x,y,z`), the octal
+//! `--out FILE` (one value a line), both through [`AtomicFile::create_for`], and every
+//! file the measurement tool `gamecount-lab` writes ([`AtomicFile::create_as`] with a
+//! [`Writer::Tool`], or [`replace_file`] for contents already in memory).
 //!
 //! The lines go to a temporary file beside `FILE` (same directory, so the final rename
-//! cannot cross file systems), which is synced and renamed to `FILE` only when the scan
+//! cannot cross file systems), which is synced and renamed to `FILE` only when the run
 //! is complete: an interrupted run leaves `FILE` as it was, never half written. The
-//! temporary file is created before the scan starts, so an unwritable path is refused at
+//! temporary file is created before the run starts, so an unwritable path is refused at
 //! once.
 //!
-//! What may sit at `FILE`: nothing (the list is created with the usual `0666 & !umask`
+//! What may sit at `FILE`: nothing (the file is created with the usual `0666 & !umask`
 //! mode), or a regular file, which is replaced and whose mode (and, where allowed, owner)
-//! the list keeps. A symlink is followed: the file it points to is replaced and the link
+//! the new file keeps. A symlink is followed: the file it points to is replaced and the link
 //! stays a link; a link to nothing is refused. Anything else (a directory, a device, a
 //! FIFO, a socket) is refused before any work, and checked again just before the rename.
 //!
 //! The temporary file has a short name, `.gc.<pid>.<n>.tmp`, so any valid name of
 //! `FILE` works, and it is created with `O_EXCL`. It is removed on every failure: by
 //! [`Drop`] when the run returns an error or unwinds, by the handlers of SIGINT, SIGTERM
-//! and SIGHUP installed with the first list (which then end the process with one line
+//! and SIGHUP installed with the first file (which then end the process with one line
 //! and status 128 + the signal), and by [`remove_pending_temp`], which the binary's
-//! allocator calls when an allocation fails. Up to [`MAX_OPEN`] lists may be written at
+//! allocator calls when an allocation fails. Up to [`MAX_OPEN`] files may be written at
 //! once, and a signal removes the temporary files of all of them.
 
 use crate::games::ProblemId;
@@ -55,28 +55,29 @@ impl std::fmt::Display for Writer {
 
 /// Why a file was not written: one line, `WRITER: OPTION FILE: reason`.
 #[derive(Debug)]
-pub struct ListError {
+pub struct FileError {
     pub writer: Writer,
     pub message: String,
 }
 
-impl std::fmt::Display for ListError {
+impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.writer, self.message)
     }
 }
 
-impl std::error::Error for ListError {}
+impl std::error::Error for FileError {}
 
-/// A CSV list being written; see the module docs.
-pub struct ListFile {
+/// A file being written, which replaces its target only when committed; see the module
+/// docs.
+pub struct AtomicFile {
     /// The path as given, for messages.
     path: PathBuf,
     /// The file that is replaced: `path`, or where its symlink points.
     target: PathBuf,
     temp: PathBuf,
     out: Option<BufWriter<File>>,
-    /// The first write error, reported by [`ListFile::commit`].
+    /// The first write error, reported by [`AtomicFile::commit`].
     error: Option<io::Error>,
     /// One formatted line.
     line: Vec<u8>,
@@ -92,8 +93,8 @@ fn named(option: &str, path: &Path) -> String {
     if option.is_empty() { path.display().to_string() } else { format!("{option} {}", path.display()) }
 }
 
-fn refuse(writer: Writer, option: &str, path: &Path, reason: impl std::fmt::Display) -> ListError {
-    ListError { writer, message: format!("{}: {reason}", named(option, path)) }
+fn refuse(writer: Writer, option: &str, path: &Path, reason: impl std::fmt::Display) -> FileError {
+    FileError { writer, message: format!("{}: {reason}", named(option, path)) }
 }
 
 /// Why a file of type `kind` is not replaced, or `None` for a regular file.
@@ -118,7 +119,7 @@ fn not_regular(kind: fs::FileType) -> Option<&'static str> {
 
 /// The file `path` names once symlinks are followed, with its metadata if it exists;
 /// refuses what is not a regular file.
-fn resolve(path: &Path, writer: Writer, option: &str) -> Result<(PathBuf, Option<fs::Metadata>), ListError> {
+fn resolve(path: &Path, writer: Writer, option: &str) -> Result<(PathBuf, Option<fs::Metadata>), FileError> {
     let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
     match fs::symlink_metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((path.to_path_buf(), None)),
@@ -140,29 +141,23 @@ fn resolve(path: &Path, writer: Writer, option: &str) -> Result<(PathBuf, Option
     }
 }
 
-/// How many lists one process may write at once: the signal handlers keep the
+/// How many files one process may write at once: the signal handlers keep the
 /// temporary files' paths in this many slots, fixed, because a handler may not allocate.
 pub const MAX_OPEN: usize = 16;
 
 /// Tells temporary files of one process apart.
 static TEMP_COUNTER: AtomicU32 = AtomicU32::new(0);
 
-impl ListFile {
-    /// Creates the temporary file for the stones `--list` at `path`, or says why `path`
-    /// cannot be written.
-    pub fn create(path: &Path) -> Result<Self, ListError> {
-        Self::create_for(path, ProblemId::Stones, "--list")
-    }
-
+impl AtomicFile {
     /// Creates the temporary file for `path`, given by `option` of `problem` (both named
     /// in refusals and in the message of an interrupting signal).
-    pub fn create_for(path: &Path, problem: ProblemId, option: &'static str) -> Result<Self, ListError> {
+    pub fn create_for(path: &Path, problem: ProblemId, option: &'static str) -> Result<Self, FileError> {
         Self::create_as(path, Writer::Problem(problem), option)
     }
 
     /// Creates the temporary file for `path`, written by `writer` and given by `option`
     /// (empty for a file the writer names itself).
-    pub fn create_as(path: &Path, writer: Writer, option: &'static str) -> Result<Self, ListError> {
+    pub fn create_as(path: &Path, writer: Writer, option: &'static str) -> Result<Self, FileError> {
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
         let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
         if path.file_name().is_none() {
@@ -187,8 +182,8 @@ impl ListFile {
             let _ = fs::remove_file(&temp);
             return Err(refuse(path, &format_args!("more than {MAX_OPEN} files are being written at once")));
         };
-        // From here on, dropping `list` removes the temporary file.
-        let mut list = Self {
+        // From here on, dropping `atomic` removes the temporary file.
+        let mut atomic = Self {
             path: path.to_path_buf(),
             target,
             temp,
@@ -208,12 +203,12 @@ impl ListFile {
             }
             file.set_permissions(fs::Permissions::from_mode(meta.mode() & 0o7777)).map_err(|e| refuse(path, &e))?;
         }
-        list.out = Some(BufWriter::with_capacity(BUFFER_BYTES, file));
-        Ok(list)
+        atomic.out = Some(BufWriter::with_capacity(BUFFER_BYTES, file));
+        Ok(atomic)
     }
 
     /// Appends the line `x,y,z`.
-    pub fn push(&mut self, x: u32, y: u32, z: u32) {
+    pub fn push_triple(&mut self, x: u32, y: u32, z: u32) {
         let (Some(out), None) = (self.out.as_mut(), self.error.as_ref()) else { return };
         self.line.clear();
         for (value, end) in [(x, b','), (y, b','), (z, b'\n')] {
@@ -238,8 +233,8 @@ impl ListFile {
         self.error = out.write_all(bytes).err();
     }
 
-    /// Flushes, syncs and renames the list to its final path.
-    pub fn commit(mut self) -> Result<(), ListError> {
+    /// Flushes, syncs and renames the file to its final path.
+    pub fn commit(mut self) -> Result<(), FileError> {
         let (writer, option) = (self.writer, self.option);
         let refuse = |path: &Path, reason: &dyn std::fmt::Display| refuse(writer, option, path, reason);
         let out = self.out.take().expect("committed once");
@@ -270,7 +265,7 @@ impl ListFile {
     }
 }
 
-impl Drop for ListFile {
+impl Drop for AtomicFile {
     /// Removes the temporary file unless it was renamed.
     fn drop(&mut self) {
         // Removed before it is unregistered: a signal in between finds it gone, while the
@@ -282,16 +277,16 @@ impl Drop for ListFile {
     }
 }
 
-/// Replaces the file at `path` with `contents`, as a [`ListFile`] written at once:
+/// Replaces the file at `path` with `contents`, as a [`AtomicFile`] written at once:
 /// nothing at `path` changes unless the whole of `contents` is in place, and what is
 /// there must be a regular file (or a symlink to one) or nothing.
-pub fn replace_file(path: &Path, writer: Writer, option: &'static str, contents: &[u8]) -> Result<(), ListError> {
-    let mut file = ListFile::create_as(path, writer, option)?;
+pub fn replace_file(path: &Path, writer: Writer, option: &'static str, contents: &[u8]) -> Result<(), FileError> {
+    let mut file = AtomicFile::create_as(path, writer, option)?;
     file.push_bytes(contents);
     file.commit()
 }
 
-/// Removes the temporary files of the lists being written, if there are any, without
+/// Removes the temporary files being written, if there are any, without
 /// allocating: for the binary's allocator when an allocation fails (the process then
 /// ends without unwinding, so [`Drop`] would not run). Async-signal-safe.
 pub fn remove_pending_temp() {
@@ -313,7 +308,7 @@ fn push_decimal(line: &mut Vec<u8>, mut value: u32) {
     line.extend(digits[..n].iter().rev());
 }
 
-/// The signal handlers and the temporary files they remove, one slot per list.
+/// The signal handlers and the temporary files they remove, one slot per file.
 ///
 /// The handlers may run on any thread at any moment, so they only read a path built
 /// beforehand (a NUL-terminated C string behind an atomic pointer), call `unlink`,
@@ -333,7 +328,7 @@ mod signals {
         suffix: Vec<u8>,
     }
 
-    /// The lists being written, each in a slot of its own, null where free. A slot is
+    /// The files being written, each in a slot of its own, null where free. A slot is
     /// filled by [`register`] and taken (swapped to null) by whoever removes its file:
     /// [`unregister`], a handler, or [`remove_pending`].
     static PENDING: [AtomicPtr<Pending>; MAX_OPEN] = [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_OPEN];
@@ -490,8 +485,13 @@ mod signals {
 mod tests {
     use super::*;
 
+    /// The stones `--list` at `path`, as the CLI creates it.
+    fn stones_list(path: &Path) -> Result<AtomicFile, FileError> {
+        AtomicFile::create_for(path, ProblemId::Stones, "--list")
+    }
+
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("gamecount-list-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("gamecount-files-{name}-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         dir
     }
@@ -509,9 +509,9 @@ mod tests {
     fn lines_appear_only_after_commit() {
         let dir = scratch_dir("commit");
         let path = dir.join("triples.csv");
-        let mut list = ListFile::create(&path).unwrap();
-        list.push(0, 1, 2);
-        list.push(1, 3, 30);
+        let mut list = stones_list(&path).unwrap();
+        list.push_triple(0, 1, 2);
+        list.push_triple(1, 3, 30);
         assert!(!path.exists(), "nothing at the final path before commit");
         list.commit().unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "0,1,2\n1,3,30\n");
@@ -524,8 +524,8 @@ mod tests {
         let dir = scratch_dir("drop");
         let path = dir.join("triples.csv");
         fs::write(&path, "old\n").unwrap();
-        let mut list = ListFile::create(&path).unwrap();
-        list.push(0, 0, 0);
+        let mut list = stones_list(&path).unwrap();
+        list.push_triple(0, 0, 0);
         drop(list);
         assert_eq!(fs::read_to_string(&path).unwrap(), "old\n", "the old file is untouched");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
@@ -538,7 +538,7 @@ mod tests {
     /// Runs the test `name` of this module alone, in a child process (through the
     /// emulator the tests run under, if any, as `tests/cli.rs` does), with [`CHILD`] set
     /// to `dir`: for what a test cannot do in the shared test process, where the other
-    /// tests' lists are open too and a signal would end them all. Returns the child's
+    /// tests' files are open too and a signal would end them all. Returns the child's
     /// status and stderr; a child that runs for two minutes is killed.
     #[cfg(target_os = "linux")]
     fn in_child(name: &str, dir: &Path) -> (std::process::ExitStatus, String) {
@@ -547,7 +547,7 @@ mod tests {
         words.push(std::env::current_exe().unwrap().display().to_string());
         let mut child = std::process::Command::new(&words[0])
             .args(&words[1..])
-            .args(["--exact", &format!("games::stones::list::tests::{name}"), "--nocapture"])
+            .args(["--exact", &format!("files::tests::{name}"), "--nocapture"])
             .env(CHILD, dir)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -585,7 +585,7 @@ mod tests {
     fn a_signal_removes_every_list_being_written() {
         if let Some(dir) = std::env::var_os(CHILD) {
             let dir = PathBuf::from(dir);
-            let [a, b, c] = ["a", "b", "c"].map(|name| ListFile::create(&dir.join(name)).unwrap());
+            let [a, b, c] = ["a", "b", "c"].map(|name| stones_list(&dir.join(name)).unwrap());
             drop(b);
             // SAFETY: raise only sends a signal to this process, whose handler ends it.
             unsafe { libc::raise(libc::SIGTERM) };
@@ -617,9 +617,9 @@ mod tests {
     fn lists_beyond_the_slots_are_refused() {
         if let Some(dir) = std::env::var_os(CHILD) {
             let dir = PathBuf::from(dir);
-            let mut open: Vec<ListFile> =
-                (0..MAX_OPEN).map(|i| ListFile::create(&dir.join(format!("{i}"))).unwrap()).collect();
-            let err = ListFile::create(&dir.join("one-more")).err().expect("refused");
+            let mut open: Vec<AtomicFile> =
+                (0..MAX_OPEN).map(|i| stones_list(&dir.join(format!("{i}"))).unwrap()).collect();
+            let err = stones_list(&dir.join("one-more")).err().expect("refused");
             assert_eq!(
                 err.to_string(),
                 format!(
@@ -629,7 +629,7 @@ mod tests {
             );
             assert_eq!(names_in(&dir).len(), MAX_OPEN, "only the open lists' temporary files");
             open.pop().unwrap().commit().unwrap();
-            ListFile::create(&dir.join("one-more")).unwrap().commit().unwrap();
+            stones_list(&dir.join("one-more")).unwrap().commit().unwrap();
             return;
         }
         let dir = scratch_dir("slots");
@@ -644,7 +644,7 @@ mod tests {
     fn unwritable_paths_are_refused_at_once() {
         let dir = scratch_dir("refuse");
         for path in [dir.join("no-such-dir").join("x.csv"), dir.clone()] {
-            let err = ListFile::create(&path).err().expect("refused");
+            let err = stones_list(&path).err().expect("refused");
             assert!(err.to_string().starts_with("stones: --list "), "{err}");
             assert!(!err.to_string().contains('\n'));
         }
