@@ -392,6 +392,7 @@ mod signals {
     /// when all [`MAX_OPEN`] are taken); `path` is the one named in the message.
     pub(super) fn register(temp: &Path, path: &Path, writer: Writer, option: &str) -> Option<usize> {
         use std::os::unix::ffi::OsStrExt;
+        // No NUL byte: `temp` was just opened, and `open` refuses a path with one.
         let temp = CString::new(temp.as_os_str().as_bytes()).ok()?;
         let head = format!("error: {writer}: interrupted by ").into_bytes();
         let suffix = format!("; {} was left as it was\n", named(option, path)).into_bytes();
