@@ -534,13 +534,11 @@ fn backends(dir: &Path, md: &mut String) {
             let threads: usize = r[2].parse().unwrap_or(1);
             let lim = |quantity: &str, threads: usize| limit_on(&limits, quantity, threads, &r[1]);
             let mut bound = instance_bound(problem, &r[3], threads, &lim, &mut stones).map(|(b, _)| b);
-            if bound.is_some() && !model_describes(problem, &r[3], &r[10]) {
+            if let Some(&(p, k, from, why)) = bound.and(model_withheld(problem, &r[3], &r[10])) {
                 bound = None;
-                if let Some(&(p, k, from, why)) = MODEL_FROM.iter().find(|(p, k, _, _)| *p == problem && *k == r[3]) {
-                    let note = format!("{p} `{k}` measured before `{from}`, {why}");
-                    if !withheld.contains(&note) {
-                        withheld.push(note);
-                    }
+                let note = format!("{p} `{k}` measured before `{from}`, {why}");
+                if !withheld.contains(&note) {
+                    withheld.push(note);
                 }
             }
             let ratio = bound.zip(r[4].parse::<f64>().ok()).map_or("–".into(), |(b, m)| format!("{:.1}×", m / b));
@@ -859,28 +857,36 @@ pub fn bounds(timings: &[Timing], limits: &[Limit]) -> Vec<Bound> {
     out
 }
 
+/// A model's start: problem, kernel, its first commit, and what the kernel was before.
+type ModelStart = (&'static str, &'static str, &'static str, &'static str);
+
 /// The commit from which each bound model describes its kernel, where the kernel kept
 /// its name through a change of algorithm: a time measured before it ran other code, and
 /// its ratio to the model would mean nothing. (coins `closed-form` was one scalar chain
 /// of Barrett products before it walked sixteen runs in lanes.)
-const MODEL_FROM: [(&str, &str, &str, &str); 1] =
+const MODEL_FROM: [ModelStart; 1] =
     [("coins", "closed-form", "1905ea7", "when it was one scalar chain of modular products")];
 
-/// Whether the bound model of `problem`'s `kernel` describes the code measured at
-/// `commit`: false only when git says `commit` comes before the model's first commit.
-/// Without git, or for a commit git does not know, the model is taken to apply.
-fn model_describes(problem: &str, kernel: &str, commit: &str) -> bool {
-    let Some(&(_, _, from, _)) = MODEL_FROM.iter().find(|(p, k, _, _)| *p == problem && *k == kernel) else {
-        return true;
-    };
+/// The [`MODEL_FROM`] entry of `problem`'s `kernel` when its bound model does not
+/// describe the code measured at `commit`: only when git says `commit` comes before the
+/// model's first commit. Without git, or for a commit git does not know, the model is
+/// taken to apply (`None`).
+fn model_withheld(problem: &str, kernel: &str, commit: &str) -> Option<&'static ModelStart> {
+    let entry = MODEL_FROM.iter().find(|(p, k, _, _)| *p == problem && *k == kernel)?;
     // `abc1234+dirty`: the commit the build started from.
     let commit = commit.split('+').next().unwrap_or(commit);
     let status = std::process::Command::new("git")
-        .args(["merge-base", "--is-ancestor", from, commit])
+        .args(["merge-base", "--is-ancestor", entry.2, commit])
         .stderr(std::process::Stdio::null())
         .status();
     // Exit status 1: `from` is not an ancestor of `commit` (0: it is; others: unknown).
-    !status.is_ok_and(|s| s.code() == Some(1))
+    status.is_ok_and(|s| s.code() == Some(1)).then_some(entry)
+}
+
+/// Whether the bound model of `problem`'s `kernel` describes the code measured at
+/// `commit` (see [`model_withheld`]).
+fn model_describes(problem: &str, kernel: &str, commit: &str) -> bool {
+    model_withheld(problem, kernel, commit).is_none()
 }
 
 /// The lower bound of `kernel` on the Project Euler instance of `problem` with
