@@ -48,6 +48,35 @@ impl Lanes {
     pub const ZERO: Lanes = Lanes([0; RING_LANES]);
 }
 
+/// One [`DoubleVec`] in memory (128 bytes, 64-byte aligned).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
+pub struct DoubleRow(pub [f64; PAIR_LANES]);
+
+impl DoubleRow {
+    /// All lanes zero.
+    pub const ZERO: DoubleRow = DoubleRow([0.0; PAIR_LANES]);
+
+    /// The memory of `rows` (an even number of them) as `f64` rows, two pair rows to
+    /// one: so that a kernel's `f64` rows can share a buffer of pair rows, allocated and
+    /// mapped once.
+    ///
+    /// # Panics
+    /// If `rows` has an odd length.
+    pub fn from_pair_rows(rows: &mut [PairRow]) -> &mut [DoubleRow] {
+        const {
+            assert!(size_of::<DoubleRow>() == 2 * size_of::<PairRow>());
+            assert!(align_of::<DoubleRow>() == align_of::<PairRow>());
+        }
+        assert!(rows.len().is_multiple_of(2), "an even number of pair rows");
+        // SAFETY: the `rows.len() / 2` rows of 128 bytes cover exactly the memory of
+        // `rows` (checked sizes), which is aligned for `DoubleRow` (same alignment), and
+        // every bit pattern is a valid `f64`; the result borrows `rows` mutably, so
+        // nothing else reads or writes that memory as pair rows meanwhile.
+        unsafe { std::slice::from_raw_parts_mut(rows.as_mut_ptr().cast::<DoubleRow>(), rows.len() / 2) }
+    }
+}
+
 /// Pairs per chunk of [`Dots::chunk_matches_low_bytes`].
 pub const MATCH_CHUNK: usize = 64;
 
@@ -93,6 +122,9 @@ pub trait PairVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output =
     type Part: PairPart;
     /// Registers per vector (a part covers `PAIR_LANES / PARTS` lanes).
     const PARTS: usize;
+    /// Whether [`PairVec::dot_add`] is one instruction (VNNI's `vpdpwssd`); elsewhere it
+    /// is a product of pairs and an addition.
+    const DOT_FUSED: bool;
     /// Part `part` of a row.
     fn load_part(row: &PairRow, part: usize) -> Self::Part;
     /// Part `part` of the vector.
@@ -178,6 +210,27 @@ pub trait PairPart: Copy {
 /// Sixteen `f64` lanes: sums, products and fused multiply-adds whose exact results are
 /// integers below `2^53` are exact. `+`, `-`, `*` are lane-wise.
 pub trait DoubleVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    /// One register's share of the lanes, for register-blocked loops (as
+    /// [`PairVec::Part`]).
+    type Part: DoublePart;
+    /// Registers per vector (a part covers `PAIR_LANES / PARTS` lanes).
+    const PARTS: usize;
+    /// Whether [`DoubleVec::mul_add`] is one instruction (FMA).
+    const FMA: bool;
+    /// Part `part` of a row.
+    fn load_part(row: &DoubleRow, part: usize) -> Self::Part;
+    /// The vector with part `part` replaced by `value`.
+    fn with_part(self, part: usize, value: Self::Part) -> Self;
+    /// The lanes of a row.
+    #[inline(always)]
+    fn load(row: &DoubleRow) -> Self {
+        Self::from_array(row.0)
+    }
+    /// The lanes into a row.
+    #[inline(always)]
+    fn store(self, row: &mut DoubleRow) {
+        row.0 = self.to_array();
+    }
     /// All lanes zero.
     #[inline(always)]
     fn zero() -> Self {
@@ -197,6 +250,16 @@ pub trait DoubleVec: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output
     fn to_array(self) -> [f64; PAIR_LANES];
     /// Lanes from values.
     fn from_array(values: [f64; PAIR_LANES]) -> Self;
+}
+
+/// The lanes of one register of a [`DoubleVec`].
+pub trait DoublePart: Copy {
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// `self·a + b` in every lane, fused where the backend has FMA, otherwise a product
+    /// and a sum: the same value when the operands, the product and the result are
+    /// integers below `2^53`, the only use the kernels make of it.
+    fn mul_add(self, a: Self, b: Self) -> Self;
 }
 
 /// Eight `u64` lanes, wrapping arithmetic.
@@ -336,6 +399,31 @@ mod tests {
         ] {
             assert_eq!(part.to_array(), whole.to_array(), "{}", B::LEVEL);
         }
+        // The f64 parts, likewise; their multiply-add on integers whose products and
+        // sums stay below 2^53 (where fused and unfused agree).
+        let by_double_parts = |f: &dyn Fn(usize) -> <B::Doubles as DoubleVec>::Part| {
+            (0..<B::Doubles as DoubleVec>::PARTS).fold(B::Doubles::zero(), |v, p| v.with_part(p, f(p)))
+        };
+        let small = |v: [f64; PAIR_LANES], bits: i32| v.map(|x| (x % 2f64.powi(bits)).trunc());
+        let (ia, ib, ic) = (small(da, 26), small(db, 26), small(dc, 50));
+        let (row_ia, row_ib, row_ic) = (DoubleRow(ia), DoubleRow(ib), DoubleRow(ic));
+        let (fia, fib, fic) = (B::Doubles::load(&row_ia), B::Doubles::load(&row_ib), B::Doubles::load(&row_ic));
+        let double_parts = [
+            by_double_parts(&|p| B::Doubles::load_part(&row_ia, p)),
+            by_double_parts(&|p| {
+                B::Doubles::load_part(&row_ia, p)
+                    .mul_add(B::Doubles::load_part(&row_ib, p), B::Doubles::load_part(&row_ic, p))
+            }),
+            by_double_parts(&|_| <<B::Doubles as DoubleVec>::Part as DoublePart>::zero()),
+        ];
+        for (part, whole) in
+            [(double_parts[0], fia), (double_parts[1], fia.mul_add(fib, fic)), (double_parts[2], B::Doubles::zero())]
+        {
+            assert_eq!(part.to_array().map(f64::to_bits), whole.to_array().map(f64::to_bits), "{}", B::LEVEL);
+        }
+        let mut stored = DoubleRow::ZERO;
+        fa.store(&mut stored);
+        assert_eq!(stored.0.map(f64::to_bits), da.map(f64::to_bits), "{}", B::LEVEL);
         let mut out = vec![
             pairs(B::Pairs::zero()),
             pairs(B::Pairs::splat(a[7])),
@@ -364,11 +452,28 @@ mod tests {
             vec![va.to_doubles().sum().to_bits() as i64, B::Doubles::zero().sum().to_bits() as i64],
         ];
         out.extend(parts.map(pairs));
+        out.extend(double_parts.map(doubles));
         out
     }
 
     multiversion! {
         fn pair_ops(seed: u64) -> Vec<Vec<i64>> => pair_ops_generic;
+    }
+
+    /// Two pair rows are one `f64` row, in order, and writes through the `f64` rows land
+    /// in the pair rows' memory.
+    #[test]
+    fn pair_rows_hold_double_rows() {
+        let mut rows = vec![PairRow::ZERO; 6];
+        rows[2].0[0] = 1.5f64.to_bits() as i32;
+        rows[2].0[1] = (1.5f64.to_bits() >> 32) as i32;
+        let doubles = DoubleRow::from_pair_rows(&mut rows);
+        assert_eq!(doubles.len(), 3);
+        assert_eq!(doubles[1].0[0], 1.5);
+        doubles[2].0[15] = -2.0;
+        let bits = (-2f64).to_bits();
+        assert_eq!((rows[5].0[14] as u32, rows[5].0[15] as u32), (bits as u32, (bits >> 32) as u32));
+        assert!(std::panic::catch_unwind(|| DoubleRow::from_pair_rows(&mut [PairRow::ZERO; 3]).len()).is_err());
     }
 
     /// Every ring-lane operation on random inputs (edges first), as arrays.

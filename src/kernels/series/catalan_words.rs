@@ -30,6 +30,13 @@
 //! exact integers in `f64` lanes ([`DoubleVec`]): sums, Karatsuba recombination, and the
 //! reduction `v - q·round(v/q)`.
 //!
+//! Where a dot product is two instructions and a fused multiply-add one (AVX2 without
+//! VNNI), `x` runs in `f64` lanes instead (`XPath::Doubles`, in
+//! `catalan_words/x_doubles.rs`): one residue modulo `N` per coefficient and one exact
+//! multiply-add per term, as its `den_i` are small. Fresh f(1000) on the Zen 4 with
+//! `--simd avx2`: median 240 → 230 µs over 41 alternated processes (twice); the warm
+//! kernel 161 → 150 µs (`docs/design/kayles.md`).
+//!
 //! Layout. A dot product wants, in every lane, two coefficients of one character:
 //! `swap((v_i, v_{i+1}))·(v_{k-1-i}, v_{k-i}) = v_{i+1}·v_{k-1-i} + v_i·v_{k-i}`, two
 //! terms of the convolution for output `k`. Each plane stores the pairs that start at
@@ -66,7 +73,11 @@
 //!    (`Kernel::lane_sums`), three reductions per two coefficients instead of three
 //!    per coefficient in the loop (`cargo bench --bench series`, `catalan-words`).
 
+mod x_doubles;
+
 use std::sync::{Mutex, MutexGuard, TryLockError};
+
+use self::x_doubles::XDoubles;
 
 use super::catalan::series_catalan_generic;
 use super::rational::{LANES16, RationalLanes};
@@ -128,6 +139,11 @@ impl WordRing {
         let q = split.odd as f64;
         let inverse_of_pow2 = split.inverse_of_pow2() as f64;
         Some(Self { split, mask: ((1u64 << split.two_bits) - 1) as u32, q, q_inverse: 1.0 / q, inverse_of_pow2 })
+    }
+
+    /// `N = 2^a·q`.
+    fn modulus(&self) -> u64 {
+        self.split.odd << self.split.two_bits
     }
 
     /// `v - q·round(v/q)` for integers `|v| <= 2^52`: the result is an integer with
@@ -300,11 +316,63 @@ fn group_t_sum<P: PairVec>(ring: &WordRing, rational: &RationalLanes, m: usize) 
     if !fits_words(rational) {
         return None;
     }
-    let layout = Layout::for_vectors::<P>(rational.order(), m);
+    let path = XPath::for_vectors::<P>(ring, rational);
+    let layout = Layout::for_vectors::<P>(rational.order(), m, path);
     // Only the x ring must start zero (its rows below x_0 are read as zeros); T's rows are
     // written before they are read.
     let mut lease = Scratch::lease(layout.rows, layout.zeroed());
-    Some(Kernel::<P>::new(ring, rational, m, lease.rows()).run())
+    Some(run_kernel::<P>(ring, rational, m, path, layout, lease.rows()))
+}
+
+/// How `x` is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum XPath {
+    /// In word planes, by pairwise dot products ([`XRecurrence`]).
+    Words,
+    /// In `f64` lanes, by fused multiply-adds ([`XDoubles`]).
+    Doubles,
+}
+
+impl XPath {
+    /// The path for the vectors `P`: `f64` lanes where a dot product is two instructions
+    /// and a fused multiply-add one (AVX2 without VNNI), when the recurrence's sums fit
+    /// them. Why: `x`'s coefficients `den_i` are small, so a term is one exact `f64`
+    /// multiply-add on the residue modulo `N` (four registers for sixteen lanes), where
+    /// the words need three planes of pair dot products and their windows; with VNNI (or
+    /// a 512-bit register) the words are fewer instructions, and without FMA the `f64`
+    /// path is twice as many.
+    fn for_vectors<P: PairVec>(ring: &WordRing, rational: &RationalLanes) -> Self {
+        if !P::DOT_FUSED && <P::Doubles as DoubleVec>::FMA && XDoubles::<P>::fits(ring, rational) {
+            XPath::Doubles
+        } else {
+            XPath::Words
+        }
+    }
+}
+
+/// The kernel on `rows` (laid out as `layout`, for `path`), `x` computed as `path` says.
+#[inline(always)]
+fn run_kernel<P: PairVec>(
+    ring: &WordRing,
+    rational: &RationalLanes,
+    m: usize,
+    path: XPath,
+    layout: Layout,
+    rows: &mut [PairRow],
+) -> Vec<u64> {
+    let (x_rows, t_rows) = rows.split_at_mut(layout.x_region);
+    match path {
+        XPath::Words => {
+            let x_ring = if layout.x_mirrored { Ring::Mirrored(layout.x_rows) } else { Ring::Plain(layout.x_rows) };
+            let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, x_ring);
+            let x = XRecurrence::new(ring, rational, x_planes, layout.x_ring);
+            Kernel::<P, _>::new(ring, m, x, layout, t_rows).run()
+        }
+        XPath::Doubles => {
+            let x = XDoubles::new(ring, rational, x_rows);
+            Kernel::<P, _>::new(ring, m, x, layout, t_rows).run()
+        }
+    }
 }
 
 /// The largest `Σ|den_i|` of a lane: the recurrence's sums then stay below
@@ -429,6 +497,9 @@ struct Layout {
     /// elsewhere the copy would only be three more pages to touch.
     x_mirrored: bool,
     x_stride: usize,
+    /// Rows before `T`'s planes: `x`'s three planes, or its `f64` rows
+    /// ([`x_doubles::pair_rows`]).
+    x_region: usize,
     /// Rows of one `T` plane, and the stride between `T` planes.
     t_rows: usize,
     t_stride: usize,
@@ -437,29 +508,35 @@ struct Layout {
 }
 
 impl Layout {
-    /// The layout for a recurrence of order `order` and `T_0..=T_m`.
+    /// The layout for a recurrence of order `order` and `T_0..=T_m`, with `x`'s planes
+    /// in the rows if `x_planes` (the [`XPath::Words`] path).
     ///
     /// The `x` ring must hold every coefficient still read: the blocked sums of a block
     /// at `k0` read `x_j` down to `j = k0 - order - 8` (see [`XRecurrence::block`]) while
     /// it writes `x_{k0..k0+R}`, and `T` reads `x_{k0-R..k0}`: a span below
     /// `order + 2R + 8`. The ring also starts at `x_{-ring}`, so the coefficients below
     /// `x_0` that the first blocks read are its zero rows.
-    fn new(order: usize, m: usize, x_mirrored: bool) -> Self {
+    fn new(order: usize, m: usize, x_mirrored: bool, path: XPath) -> Self {
         let x_ring = (order + 4 * R + 8).next_power_of_two();
         let (x_rows, t_rows) = (x_ring / 2, m / 2 + 2);
         let x_stored = if x_mirrored { 2 * x_rows } else { x_rows };
-        let (x_stride, t_stride) = (Self::stride(x_stored), Self::stride(t_rows));
-        Self { x_ring, x_rows, x_mirrored, x_stride, t_rows, t_stride, rows: 3 * (x_stride + t_stride) }
+        let x_stride = Self::stride(x_stored);
+        let x_region = match path {
+            XPath::Words => 3 * x_stride,
+            XPath::Doubles => Self::stride(x_doubles::pair_rows(order)),
+        };
+        let t_stride = Self::stride(t_rows);
+        Self { x_ring, x_rows, x_mirrored, x_stride, x_region, t_rows, t_stride, rows: x_region + 3 * t_stride }
     }
 
-    /// [`Layout::new`] for the vectors `P`.
-    fn for_vectors<P: PairVec>(order: usize, m: usize) -> Self {
-        Self::new(order, m, P::PARTS > 1)
+    /// [`Layout::new`] for the vectors `P` and the path of `x`.
+    fn for_vectors<P: PairVec>(order: usize, m: usize, path: XPath) -> Self {
+        Self::new(order, m, P::PARTS > 1, path)
     }
 
-    /// The rows that must start zero: the `x` ring's.
+    /// The rows that must start zero: `x`'s (its coefficients below `x_0` are zero rows).
     fn zeroed(&self) -> usize {
-        3 * self.x_stride
+        self.x_region
     }
 
     /// Rows reserved for a plane of `len` rows: each plane starts 1 KiB past a multiple
@@ -953,6 +1030,14 @@ fn window_odd<Q: PairPart>(low: Q, high: Q) -> Q {
     if Q::WORD_BLEND { Q::swapped_between(low, high) } else { Q::between(low, high) }
 }
 
+/// The coefficients of `x`, computed a block of `R` at a time, for `T`.
+trait XSeries<P: PairVec> {
+    /// Computes `x_{k0..k0+R}`, `k0` a multiple of `R`, after every earlier block.
+    fn block(&mut self, k0: usize);
+    /// `x_k` (computed, at most `X_VALUES` ago).
+    fn value(&self, k: usize) -> Coefficient<P>;
+}
+
 /// The `x` recurrence, one block of `R` outputs at a time, into a ring of rows.
 struct XRecurrence<'a, P: PairVec> {
     ring: &'a WordRing,
@@ -1009,26 +1094,6 @@ impl<'a, P: PairVec> XRecurrence<'a, P> {
         }
     }
 
-    /// Computes `x_{k0..k0+R}`, `k0` a multiple of `R`. The blocked sums read pairs from
-    /// `base - 2·steps - 6 = k0 - LOW_X - 2·(pairs - LOW_STEPS) - 8 >= k0 - order - 8` up
-    /// to `x_{k0-1}` (see [`Layout::new`]); the per-output ones up to `x_{k-3}`.
-    #[inline(always)]
-    fn block(&mut self, k0: usize) {
-        // Pair t >= LOW_STEPS covers i = LOW_X + 1 + 2(t - LOW_STEPS), i + 1, with the
-        // pair starting at k - i - 1 = k0 + r - LOW_X - 2 - 2(t - LOW_STEPS): base
-        // k0 - LOW_X - 2 (even).
-        let left = (Plane { rows: &self.den_pairs, mask: usize::MAX }, Self::LOW_STEPS);
-        let steps = self.den_pairs.len() - Self::LOW_STEPS;
-        let base = self.offset + k0 - LOW_X - 2;
-        let mut acc = [[P::zero(); R]; 3];
-        for (p, a) in acc.iter_mut().enumerate() {
-            karatsuba_dots(a, steps, base, left, self.planes.plane(p));
-        }
-        for (r, ((&two, &lo), &hi)) in acc[0].iter().zip(&acc[1]).zip(&acc[2]).enumerate() {
-            self.finish(k0 + r, [two, lo, hi]);
-        }
-    }
-
     /// `x_k` from the blocked sums of its older terms.
     #[inline(always)]
     fn finish(&mut self, k: usize, acc: [P; 3]) {
@@ -1059,8 +1124,29 @@ impl<'a, P: PairVec> XRecurrence<'a, P> {
         self.planes.store(j, self.last_words, words);
         self.last_words = words;
     }
+}
 
-    /// `x_k` (computed, at most `X_VALUES` ago).
+impl<P: PairVec> XSeries<P> for XRecurrence<'_, P> {
+    /// The blocked sums read pairs from `base - 2·steps - 6 = k0 - LOW_X - 2·(pairs -
+    /// LOW_STEPS) - 8 >= k0 - order - 8` up to `x_{k0-1}` (see [`Layout::new`]); the
+    /// per-output ones up to `x_{k-3}`.
+    #[inline(always)]
+    fn block(&mut self, k0: usize) {
+        // Pair t >= LOW_STEPS covers i = LOW_X + 1 + 2(t - LOW_STEPS), i + 1, with the
+        // pair starting at k - i - 1 = k0 + r - LOW_X - 2 - 2(t - LOW_STEPS): base
+        // k0 - LOW_X - 2 (even).
+        let left = (Plane { rows: &self.den_pairs, mask: usize::MAX }, Self::LOW_STEPS);
+        let steps = self.den_pairs.len() - Self::LOW_STEPS;
+        let base = self.offset + k0 - LOW_X - 2;
+        let mut acc = [[P::zero(); R]; 3];
+        for (p, a) in acc.iter_mut().enumerate() {
+            karatsuba_dots(a, steps, base, left, self.planes.plane(p));
+        }
+        for (r, ((&two, &lo), &hi)) in acc[0].iter().zip(&acc[1]).zip(&acc[2]).enumerate() {
+            self.finish(k0 + r, [two, lo, hi]);
+        }
+    }
+
     #[inline(always)]
     fn value(&self, k: usize) -> Coefficient<P> {
         self.values[k % X_VALUES]
@@ -1207,10 +1293,10 @@ fn t_from_sums<P: PairVec>(
 }
 
 /// One character group's computation: `x` one block ahead of `T`, in one loop.
-struct Kernel<'a, P: PairVec> {
+struct Kernel<'a, P: PairVec, X: XSeries<P>> {
     ring: &'a WordRing,
     m: usize,
-    x: XRecurrence<'a, P>,
+    x: X,
     /// `x` is computed for `k < x_done`.
     x_done: usize,
     planes: Planes<'a>,
@@ -1223,17 +1309,14 @@ struct Kernel<'a, P: PairVec> {
     sums: Vec<u64>,
 }
 
-impl<'a, P: PairVec> Kernel<'a, P> {
+impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
+    /// The kernel with `x` from `x` and `T`'s planes in `t_rows` (laid out as `layout`).
     #[inline(always)]
-    fn new(ring: &'a WordRing, rational: &'a RationalLanes, m: usize, rows: &'a mut [PairRow]) -> Self {
-        let layout = Layout::for_vectors::<P>(rational.order(), m);
-        let (x_rows, t_rows) = rows.split_at_mut(3 * layout.x_stride);
-        let x_ring = if layout.x_mirrored { Ring::Mirrored(layout.x_rows) } else { Ring::Plain(layout.x_rows) };
-        let x_planes = Planes::new(x_rows, layout.x_stride, layout.x_rows, x_ring);
+    fn new(ring: &'a WordRing, m: usize, x: X, layout: Layout, t_rows: &'a mut [PairRow]) -> Self {
         Self {
             ring,
             m,
-            x: XRecurrence::new(ring, rational, x_planes, layout.x_ring),
+            x,
             x_done: 0,
             planes: Planes::new(t_rows, layout.t_stride, layout.t_rows, Ring::None),
             first: [Coefficient::zero(); NEW],
@@ -1494,24 +1577,62 @@ mod tests {
         rational: &RationalLanes,
         ring: &WordRing,
         m: usize,
+        path: XPath,
         rows: &mut [PairRow],
     ) -> Vec<u64> {
-        Kernel::<B::Pairs>::new(ring, rational, m, rows).run()
+        let layout = Layout::for_vectors::<B::Pairs>(rational.order(), m, path);
+        run_kernel::<B::Pairs>(ring, rational, m, path, layout, rows)
     }
 
     crate::simd::multiversion! {
-        fn kernel_run(rational: &RationalLanes, ring: &WordRing, m: usize, rows: &mut [PairRow]) -> Vec<u64>
+        /// The kernel with `x` on `path`, whichever path the backend would choose.
+        fn kernel_run(rational: &RationalLanes, ring: &WordRing, m: usize, path: XPath, rows: &mut [PairRow]) -> Vec<u64>
             => kernel_run_generic;
     }
 
     #[inline(always)]
-    fn layout_generic<B: Dots>(order: usize, m: usize) -> Layout {
-        Layout::for_vectors::<B::Pairs>(order, m)
+    fn layout_generic<B: Dots>(order: usize, m: usize, path: XPath) -> Layout {
+        Layout::for_vectors::<B::Pairs>(order, m, path)
     }
 
     crate::simd::multiversion! {
-        /// The layout the kernel uses on `simd`'s backend.
-        fn layout_on(order: usize, m: usize) -> Layout => layout_generic;
+        /// The layout the kernel uses on `simd`'s backend with `x` on `path`.
+        fn layout_on(order: usize, m: usize, path: XPath) -> Layout => layout_generic;
+    }
+
+    #[inline(always)]
+    fn path_generic<B: Dots>(ring: &WordRing, rational: &RationalLanes) -> XPath {
+        XPath::for_vectors::<B::Pairs>(ring, rational)
+    }
+
+    crate::simd::multiversion! {
+        /// The path of `x` the kernel chooses on `simd`'s backend.
+        fn path_on(ring: &WordRing, rational: &RationalLanes) -> XPath => path_generic;
+    }
+
+    /// `f64` lanes for `x` exactly on AVX2 without VNNI, and there for the instance's
+    /// modulus; never where the sums could pass `2^53`.
+    #[test]
+    fn x_runs_in_doubles_where_a_dot_product_is_two_instructions() {
+        let characters = crate::games::kayles::character_signs();
+        let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
+        let ring = WordRing::new(8 * 1_000_000_000).unwrap();
+        for simd in Simd::available() {
+            let expected = if simd.name() == "avx2" { XPath::Doubles } else { XPath::Words };
+            assert_eq!(path_on(simd, &ring, &rational), expected, "{simd}");
+        }
+        // A recurrence as heavy as the words take (Σ|den_i| just below 2^20): its sums
+        // fit below 2^53 for N = 8·10^9 (2^20·(N/2 + 2) < 2^52), not for the largest N of
+        // the words' range (2^36·2^20).
+        let widest = WordRing::new((1 << 16) * ((1 << 21) - 1)).unwrap();
+        let mut heavy = rational.clone();
+        for (i, row) in heavy.den.to_mut().iter_mut().enumerate().skip(1) {
+            *row = [if i <= 64 { DEN_LIMIT } else { 0 }; LANES16];
+        }
+        assert!(fits_words(&heavy));
+        let fits = XDoubles::<<crate::simd::Portable as Dots>::Pairs>::fits;
+        assert!(fits(&ring, &rational) && fits(&ring, &heavy));
+        assert!(!fits(&widest, &heavy));
     }
 
     /// The word path itself (no fallback) against `catalan`, on the sizes where its
@@ -1548,21 +1669,30 @@ mod tests {
                 let ring = WordRing::new(modulus / 2).unwrap();
                 let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
                 let expected = series_catalan(Simd::portable(), &characters, m, modulus);
-                for simd in Simd::available() {
-                    let layout = layout_on(simd, rational.order(), m);
+                let paths: &[XPath] = if XDoubles::<<crate::simd::Portable as Dots>::Pairs>::fits(&ring, &rational) {
+                    &[XPath::Words, XPath::Doubles]
+                } else {
+                    &[XPath::Words]
+                };
+                for (simd, &path) in Simd::available().into_iter().flat_map(|s| paths.iter().map(move |p| (s, p))) {
+                    let layout = layout_on(simd, rational.order(), m, path);
                     let rows = layout.rows;
-                    let got = kernel_run(simd, &rational, &ring, m, &mut vec![PairRow::ZERO; rows]);
+                    let got = kernel_run(simd, &rational, &ring, m, path, &mut vec![PairRow::ZERO; rows]);
                     assert_eq!(
                         c_sum_from_t_sum(got, characters.len(), modulus),
                         expected,
-                        "{simd}: m={m} M'={modulus}"
+                        "{simd}, {path:?}: m={m} M'={modulus}"
                     );
-                    // Dirty rows: only the x ring must start at zero (Scratch::with zeroes
+                    // Dirty rows: only x's rows must start at zero (Scratch::with zeroes
                     // everything; this checks that T never reads a row it did not write).
                     let mut dirty = vec![PairRow([0x5A5A_A5A5u32 as i32; PAIR_LANES]); rows];
                     dirty[..layout.zeroed()].fill(PairRow::ZERO);
-                    let got = kernel_run(simd, &rational, &ring, m, &mut dirty);
-                    assert_eq!(c_sum_from_t_sum(got, characters.len(), modulus), expected, "{simd}: dirty, m={m}");
+                    let got = kernel_run(simd, &rational, &ring, m, path, &mut dirty);
+                    assert_eq!(
+                        c_sum_from_t_sum(got, characters.len(), modulus),
+                        expected,
+                        "{simd}, {path:?}: dirty, m={m}"
+                    );
                 }
             }
         }

@@ -17,7 +17,8 @@ use core::arch::x86_64::*;
 
 use crate::simd::Avx2;
 use crate::simd::dots::{
-    Dots, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+    Dots, DoublePart, DoubleRow, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES,
+    RingVec, lane_operators,
 };
 
 impl<const VNNI: bool> Dots for Avx2<VNNI> {
@@ -146,6 +147,7 @@ impl<const VNNI: bool> PairVec for Pairs<VNNI> {
     type Doubles = Doubles;
     type Part = Ymm<VNNI>;
     const PARTS: usize = 2;
+    const DOT_FUSED: bool = VNNI;
     #[inline(always)]
     fn load_part(row: &PairRow, part: usize) -> Ymm<VNNI> {
         // Part 0 or 1 of a 64-byte aligned row: an aligned 32-byte load.
@@ -337,6 +339,20 @@ impl Doubles {
 lane_operators!(Doubles: Add add add_lanes, Sub sub sub_lanes, Mul mul mul_lanes);
 
 impl DoubleVec for Doubles {
+    type Part = DoubleYmm;
+    const PARTS: usize = 4;
+    const FMA: bool = true;
+    #[inline(always)]
+    fn load_part(row: &DoubleRow, part: usize) -> DoubleYmm {
+        // Part 0..=3 of a 64-byte aligned row: an aligned 32-byte load.
+        debug_assert!(part < 4);
+        DoubleYmm(unsafe { _mm256_load_pd(row.0.as_ptr().add(4 * (part & 3))) })
+    }
+    #[inline(always)]
+    fn with_part(mut self, part: usize, value: DoubleYmm) -> Self {
+        self.0[part] = value.0;
+        self
+    }
     #[inline(always)]
     fn splat(v: f64) -> Self {
         Self([unsafe { _mm256_set1_pd(v) }; 4])
@@ -380,6 +396,21 @@ impl DoubleVec for Doubles {
         unsafe {
             Self([_mm256_loadu_pd(p), _mm256_loadu_pd(p.add(4)), _mm256_loadu_pd(p.add(8)), _mm256_loadu_pd(p.add(12))])
         }
+    }
+}
+
+/// Four `f64` lanes: one register of [`Doubles`].
+#[derive(Clone, Copy, Debug)]
+pub struct DoubleYmm(__m256d);
+
+impl DoublePart for DoubleYmm {
+    #[inline(always)]
+    fn zero() -> Self {
+        Self(unsafe { _mm256_setzero_pd() })
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Self(unsafe { _mm256_fmadd_pd(self.0, a.0, b.0) })
     }
 }
 

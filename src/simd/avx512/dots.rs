@@ -15,7 +15,8 @@ use core::arch::x86_64::*;
 
 use crate::simd::Avx512;
 use crate::simd::dots::{
-    Dots, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+    Dots, DoublePart, DoubleRow, DoubleVec, Lanes, MATCH_CHUNK, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES,
+    RingVec, lane_operators,
 };
 
 impl Dots for Avx512 {
@@ -88,6 +89,7 @@ impl PairVec for Pairs {
     type Doubles = Doubles;
     type Part = Pairs;
     const PARTS: usize = 1;
+    const DOT_FUSED: bool = true;
     #[inline(always)]
     fn load_part(row: &PairRow, _part: usize) -> Self {
         Self::load(row)
@@ -301,6 +303,20 @@ impl Doubles {
 lane_operators!(Doubles: Add add add_lanes, Sub sub sub_lanes, Mul mul mul_lanes);
 
 impl DoubleVec for Doubles {
+    type Part = DoubleZmm;
+    const PARTS: usize = 2;
+    const FMA: bool = true;
+    #[inline(always)]
+    fn load_part(row: &DoubleRow, part: usize) -> DoubleZmm {
+        // Part 0 or 1 of a 64-byte aligned row: an aligned 64-byte load.
+        debug_assert!(part < 2);
+        DoubleZmm(unsafe { _mm512_load_pd(row.0.as_ptr().add(8 * (part & 1))) })
+    }
+    #[inline(always)]
+    fn with_part(mut self, part: usize, value: DoubleZmm) -> Self {
+        self.0[part] = value.0;
+        self
+    }
     #[inline(always)]
     fn splat(v: f64) -> Self {
         let v = unsafe { _mm512_set1_pd(v) };
@@ -335,6 +351,21 @@ impl DoubleVec for Doubles {
     #[inline(always)]
     fn from_array(values: [f64; PAIR_LANES]) -> Self {
         unsafe { Self([_mm512_loadu_pd(values.as_ptr()), _mm512_loadu_pd(values.as_ptr().add(8))]) }
+    }
+}
+
+/// Eight `f64` lanes: one register of [`Doubles`].
+#[derive(Clone, Copy, Debug)]
+pub struct DoubleZmm(__m512d);
+
+impl DoublePart for DoubleZmm {
+    #[inline(always)]
+    fn zero() -> Self {
+        Self(unsafe { _mm512_setzero_pd() })
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Self(unsafe { _mm512_fmadd_pd(self.0, a.0, b.0) })
     }
 }
 

@@ -8,7 +8,8 @@ use wide::{i16x8, i16x32, i32x4, i32x16, u32x4, u32x16};
 
 use crate::simd::Portable;
 use crate::simd::dots::{
-    Dots, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec, lane_operators,
+    Dots, DoublePart, DoubleRow, DoubleVec, Lanes, PAIR_LANES, PairPart, PairRow, PairVec, RING_LANES, RingVec,
+    lane_operators,
 };
 
 impl Dots for Portable {
@@ -58,6 +59,7 @@ impl PairVec for Pairs {
     type Doubles = Doubles;
     type Part = Quarter;
     const PARTS: usize = 4;
+    const DOT_FUSED: bool = false;
     #[inline(always)]
     fn load_part(row: &PairRow, part: usize) -> Quarter {
         let lanes: &[[i32; 4]; 4] = cast_ref(&row.0);
@@ -209,6 +211,22 @@ fn round_ties_even(v: f64) -> f64 {
 }
 
 impl DoubleVec for Doubles {
+    type Part = DoubleQuarter;
+    const PARTS: usize = 4;
+    // The baseline has no FMA (`f64::mul_add` is a library call there); `wide` uses
+    // NEON's `fmla` on aarch64, but the kernels' choice only needs a lower bound.
+    const FMA: bool = false;
+    #[inline(always)]
+    fn load_part(row: &DoubleRow, part: usize) -> DoubleQuarter {
+        let base = 4 * (part & 3);
+        DoubleQuarter(std::array::from_fn(|l| row.0[base + l]))
+    }
+    #[inline(always)]
+    fn with_part(mut self, part: usize, value: DoubleQuarter) -> Self {
+        let base = 4 * (part & 3);
+        self.0[base..base + 4].copy_from_slice(&value.0);
+        self
+    }
     #[inline(always)]
     fn splat(v: f64) -> Self {
         Self([v; PAIR_LANES])
@@ -236,6 +254,23 @@ impl DoubleVec for Doubles {
     #[inline(always)]
     fn from_array(values: [f64; PAIR_LANES]) -> Self {
         Self(values)
+    }
+}
+
+/// Four `f64` lanes: a quarter of [`Doubles`].
+#[derive(Clone, Copy, Debug)]
+pub struct DoubleQuarter([f64; 4]);
+
+impl DoublePart for DoubleQuarter {
+    #[inline(always)]
+    fn zero() -> Self {
+        Self([0.0; 4])
+    }
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        // A product and a sum, not `f64::mul_add` (a library call at the baseline): the
+        // same value on the exact integers it is used for.
+        Self(std::array::from_fn(|l| self.0[l] * a.0[l] + b.0[l]))
     }
 }
 
