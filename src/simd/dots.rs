@@ -9,7 +9,9 @@
 //!   `acc + a.lo·b.lo + a.hi·b.hi` (AVX-512 VNNI `vpdpwssd`, `vpmaddwd` + `vpaddd` on
 //!   AVX2, `pmaddwd` on SSE2) adds two convolution terms for sixteen characters.
 //! * [`DoubleVec`]: sixteen `f64` lanes for the exact integer arithmetic between the dot
-//!   products (every value an integer below `2^53` in size).
+//!   products (every value an integer below `2^53` in size), and for whole recurrences
+//!   whose coefficients are small (`catalan-words`' `x` where FMA beats two-instruction
+//!   dot products), a register part ([`DoublePart`]) at a time.
 //! * [`RingVec`]: eight `u64` lanes, wrapping, with the 32×32→64 product (`vpmuludq`):
 //!   the factor rings of `catalan`.
 //!
