@@ -384,17 +384,25 @@ const DEN_LIMIT: i32 = (1 << 14) - 1;
 /// Whether the recurrence fits the words: every `|den_i| <= DEN_LIMIT` and the sums stay
 /// in `i32` ([`DEN_WEIGHT_LIMIT`]).
 fn fits_words(rational: &RationalLanes) -> bool {
-    // Row by row with the sixteen lanes side by side, so that the loop is one vector wide
-    // (lane by lane over the rows, it is a scalar loop over every row of every lane).
+    let (weight, largest) = lane_weights(&rational.den);
+    weight.iter().all(|&w| w <= DEN_WEIGHT_LIMIT as u64) && largest.iter().all(|&d| d <= DEN_LIMIT as u32)
+}
+
+/// Per lane, `Σ|v|` and `max |v|` over `rows` (the `u64` sums of `i32` values cannot
+/// overflow for any number of rows a recurrence has).
+///
+/// Row by row with the sixteen lanes side by side, so that the loop is one vector wide
+/// (lane by lane over the rows, it is a scalar loop over every row of every lane).
+fn lane_weights(rows: &[[i32; LANES16]]) -> ([u64; LANES16], [u32; LANES16]) {
     let mut weight = [0u64; LANES16];
     let mut largest = [0u32; LANES16];
-    for row in rational.den.iter() {
+    for row in rows {
         for ((w, m), &d) in weight.iter_mut().zip(&mut largest).zip(row) {
             *w += u64::from(d.unsigned_abs());
             *m = (*m).max(d.unsigned_abs());
         }
     }
-    weight.iter().all(|&w| w <= DEN_WEIGHT_LIMIT as u64) && largest.iter().all(|&d| d <= DEN_LIMIT as u32)
+    (weight, largest)
 }
 
 /// Rows for the kernel, reused from call to call.

@@ -14,7 +14,7 @@
 //! ring's reduction, and the word modulo `2^a` from the residue modulo `2^16`
 //! (`2^a` divides both `N` and `2^16`).
 
-use super::{Coefficient, LOW_X, NEW_X, R, WordRing, X_VALUES, XSeries, doubles};
+use super::{Coefficient, LOW_X, NEW_X, R, WordRing, X_VALUES, XSeries, doubles, lane_weights};
 use crate::kernels::series::rational::{LANES16, RationalLanes};
 use crate::simd::dots::{DoublePart, DoubleRow, DoubleVec, PairRow, PairVec};
 
@@ -60,14 +60,7 @@ pub(super) struct XDoubles<'a, P: PairVec> {
 impl<'a, P: PairVec> XDoubles<'a, P> {
     /// Whether every partial sum stays below `2^53` (see the module's comment).
     pub(super) fn fits(ring: &WordRing, rational: &RationalLanes) -> bool {
-        // Row by row, the lanes side by side (a vector loop); below 2^32 per term, so
-        // the u64 sums of any recurrence the rows can hold do not overflow.
-        let mut weight = [0u64; LANES16];
-        for row in rational.den.iter().skip(1) {
-            for (w, &d) in weight.iter_mut().zip(row) {
-                *w += u64::from(d.unsigned_abs());
-            }
-        }
+        let (weight, _) = lane_weights(rational.den.get(1..).unwrap_or_default());
         let num = rational.num.iter().flatten().map(|v| u128::from(v.unsigned_abs())).max().unwrap_or(0);
         // |x| <= N/2 + 2, rounded up for odd N.
         let bound = u128::from(ring.modulus()).div_ceil(2) + 2;
