@@ -30,8 +30,8 @@
 //! exact integers in `f64` lanes ([`DoubleVec`]): sums, Karatsuba recombination, and the
 //! reduction `v - q·round(v/q)`.
 //!
-//! Where a dot product is two instructions and a fused multiply-add one (AVX2 without
-//! VNNI), `x` runs in `f64` lanes instead (`XPath::Doubles`, in
+//! Where a dot product is two instructions or more and a fused multiply-add one (AVX2
+//! without VNNI, and aarch64), `x` runs in `f64` lanes instead (`XPath::Doubles`, in
 //! `catalan_words/x_doubles.rs`): one residue modulo `N` per coefficient and one exact
 //! multiply-add per term, as its `den_i` are small. Fresh f(1000) on the Zen 4 with
 //! `--simd avx2`: median 240 → 230 µs over 41 alternated processes (twice); the warm
@@ -335,7 +335,7 @@ enum XPath {
 
 impl XPath {
     /// The path for the vectors `P`: `f64` lanes where a dot product is two instructions
-    /// and a fused multiply-add one (AVX2 without VNNI), when the recurrence's sums fit
+    /// or more and a fused multiply-add one (AVX2 without VNNI; aarch64), when the recurrence's sums fit
     /// them. Why: `x`'s coefficients `den_i` are small, so a term is one exact `f64`
     /// multiply-add on the residue modulo `N` (four registers for sixteen lanes), where
     /// the words need three planes of pair dot products and their windows; with VNNI (or
@@ -1618,15 +1618,17 @@ mod tests {
         fn path_on(ring: &WordRing, rational: &RationalLanes) -> XPath => path_generic;
     }
 
-    /// `f64` lanes for `x` exactly on AVX2 without VNNI, and there for the instance's
-    /// modulus; never where the sums could pass `2^53`.
+    /// `f64` lanes for `x` exactly where a dot product is several instructions and a
+    /// fused multiply-add one (AVX2 without VNNI; every aarch64 level), and there for the
+    /// instance's modulus; never where the sums could pass `2^53`.
     #[test]
     fn x_runs_in_doubles_where_a_dot_product_is_two_instructions() {
         let characters = crate::games::kayles::character_signs();
         let rational = RationalLanes::shared(&characters).filter(fits_words).unwrap();
         let ring = WordRing::new(8 * 1_000_000_000).unwrap();
+        let doubles: &[&str] = if cfg!(target_arch = "aarch64") { &["neon", "portable"] } else { &["avx2"] };
         for simd in Simd::available() {
-            let expected = if simd.name() == "avx2" { XPath::Doubles } else { XPath::Words };
+            let expected = if doubles.contains(&simd.name()) { XPath::Doubles } else { XPath::Words };
             assert_eq!(path_on(simd, &ring, &rational), expected, "{simd}");
         }
         // A recurrence as heavy as the words take (Σ|den_i| just below 2^20): its sums
