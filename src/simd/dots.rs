@@ -207,6 +207,20 @@ pub trait PairPart: Copy {
     }
     /// Word-wise wrapping sum.
     fn add_words(self, other: Self) -> Self;
+
+    /// A running sum of pair dot products whose two products per lane may stay apart
+    /// until [`PairPart::paired`] adds them: where a widening multiply-accumulate exists
+    /// and a pairwise one does not (NEON's `smlal`, against `smull` + `smull2` + `addp` +
+    /// `add` per dot product), a long sum then costs two instructions a term. Elsewhere
+    /// the part itself.
+    type Unpaired: Copy;
+    /// `self` as the start of an unpaired sum.
+    fn unpaired(self) -> Self::Unpaired;
+    /// `sum + a.lo·b.lo + a.hi·b.hi` in every lane, wrapping, the two products perhaps
+    /// kept apart.
+    fn unpaired_dot_add(sum: Self::Unpaired, a: Self, b: Self) -> Self::Unpaired;
+    /// The sum in every lane: equal to the same [`PairPart::dot_add`] calls on the start.
+    fn paired(sum: Self::Unpaired) -> Self;
 }
 
 /// Sixteen `f64` lanes: sums, products and fused multiply-adds whose exact results are
@@ -387,6 +401,14 @@ mod tests {
             by_parts(&|p| va.part(p).add_words(vb.part(p))),
             by_parts(&|_| <<B::Pairs as PairVec>::Part as PairPart>::zero()),
             by_parts(&|p| PairPart::swapped_between(va.part(p), vb.part(p))),
+            by_parts(&|p| {
+                let (a, b) = (va.part(p), vb.part(p));
+                let mut sum = vacc.part(p).unpaired();
+                for (x, y) in [(a, b), (b, a), (a, a), (b, b)] {
+                    sum = PairPart::unpaired_dot_add(sum, x, y);
+                }
+                PairPart::paired(sum)
+            }),
         ];
         // Each part operation is the whole one on its lanes.
         for (part, whole) in [
@@ -398,6 +420,7 @@ mod tests {
             (parts[5], va.add_words(vb)),
             (parts[6], B::Pairs::zero()),
             (parts[7], B::Pairs::between(va, vb).swap_words()),
+            (parts[8], vacc.dot_add(va, vb).dot_add(vb, va).dot_add(va, va).dot_add(vb, vb)),
         ] {
             assert_eq!(part.to_array(), whole.to_array(), "{}", B::LEVEL);
         }

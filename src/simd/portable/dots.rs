@@ -173,6 +173,67 @@ impl PairPart for Quarter {
     fn add_words(self, other: Self) -> Self {
         Self(cast(cast::<i32x4, i16x8>(self.0) + cast::<i32x4, i16x8>(other.0)))
     }
+
+    // x86-64's baseline has the pairwise `pmaddwd` and no widening multiply-add: the
+    // quarter itself.
+    #[cfg(not(target_arch = "aarch64"))]
+    type Unpaired = Self;
+    #[cfg(not(target_arch = "aarch64"))]
+    #[inline(always)]
+    fn unpaired(self) -> Self {
+        self
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    #[inline(always)]
+    fn unpaired_dot_add(sum: Self, a: Self, b: Self) -> Self {
+        sum.dot_add(a, b)
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    #[inline(always)]
+    fn paired(sum: Self) -> Self {
+        sum
+    }
+
+    // aarch64: the products apart, in widening multiply-accumulates.
+    #[cfg(target_arch = "aarch64")]
+    type Unpaired = WidenedSum;
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    fn unpaired(self) -> WidenedSum {
+        WidenedSum { start: self.0, low: i32x4::splat(0), high: i32x4::splat(0) }
+    }
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    fn unpaired_dot_add(sum: WidenedSum, a: Self, b: Self) -> WidenedSum {
+        // Word w's product in lane w of the eight: words 0..4 (lanes 0 and 1 of the
+        // quarter) in `low`, words 4..8 in `high`. `vmull_s16` of each half, which LLVM
+        // merges with the sums into `smlal` and `smlal2`.
+        let products: [i32x4; 2] = cast(cast::<i32x4, i16x8>(a.0).widening_mul(cast(b.0)));
+        WidenedSum { start: sum.start, low: sum.low + products[0], high: sum.high + products[1] }
+    }
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    fn paired(sum: WidenedSum) -> Self {
+        let (low, high) = (sum.low.to_array(), sum.high.to_array());
+        let pairs = [
+            low[0].wrapping_add(low[1]),
+            low[2].wrapping_add(low[3]),
+            high[0].wrapping_add(high[1]),
+            high[2].wrapping_add(high[3]),
+        ];
+        Self(sum.start + i32x4::from(pairs))
+    }
+}
+
+/// [`PairPart::Unpaired`] of a [`Quarter`] on aarch64: the sum it started from, and the
+/// products of the low and the high four words, each summed in its own `i32` lane
+/// (wrapping: the pairs added at the end are the pairwise sums modulo `2^32`).
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug)]
+pub struct WidenedSum {
+    start: i32x4,
+    low: i32x4,
+    high: i32x4,
 }
 
 /// Whether `f64::mul_add` is one instruction at the baseline: on aarch64 (`fmadd`, and
