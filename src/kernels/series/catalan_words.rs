@@ -995,7 +995,8 @@ fn window_part<P: PairVec, S: Rows>(
     // w[0..4], step t+1 the pairs two below, w[-2..2]. The sums unpaired in the loop
     // (NEON: two widening multiply-adds a term instead of four instructions).
     let dot = <P::Part as PairPart>::unpaired_dot_add;
-    let mut open = sums.map(PairPart::unpaired);
+    // Element by element: `array::map` stayed a call on aarch64.
+    let mut open = [sums[0].unpaired(), sums[1].unpaired(), sums[2].unpaired(), sums[3].unpaired()];
     let mut t = 0;
     while t + 1 < steps {
         let (a0, a1) = (window_left(left_row(first + t)), window_left(left_row(first + t + 1)));
@@ -1014,7 +1015,9 @@ fn window_part<P: PairVec, S: Rows>(
         w = [window_even(low), window_odd(low, high), low_in_window, below];
         t += 2;
     }
-    *sums = open.map(PairPart::paired);
+    for (sum, open) in sums.iter_mut().zip(open) {
+        *sum = PairPart::paired(open);
+    }
     if t < steps {
         let a = window_left(left_row(first + t));
         for (sum, &pair) in sums.iter_mut().zip(&w) {
