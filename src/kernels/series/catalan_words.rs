@@ -998,22 +998,35 @@ fn window_part<P: PairVec, S: Rows>(
     // Element by element: `array::map` stayed a call on aarch64.
     let mut open = [sums[0].unpaired(), sums[1].unpaired(), sums[2].unpaired(), sums[3].unpaired()];
     let mut t = 0;
-    while t + 1 < steps {
-        let (a0, a1) = (window_left(left_row(first + t)), window_left(left_row(first + t + 1)));
-        high = low;
-        low = row(e - 1 - t);
-        let low_in_window = window_even(low);
-        let below = window_odd(low, high);
-        open[0] = dot(dot(open[0], a0, w[0]), a1, low_in_window);
-        open[1] = dot(dot(open[1], a0, w[1]), a1, below);
-        open[2] = dot(dot(open[2], a0, w[2]), a1, w[0]);
-        open[3] = dot(dot(open[3], a0, w[3]), a1, w[1]);
-        high = low;
-        if t + 2 < steps {
-            low = row(e - 2 - t);
-        }
-        w = [window_even(low), window_odd(low, high), low_in_window, below];
-        t += 2;
+    // Two steps: the sums, and the pairs two below for the next two. `next` is the row
+    // below the window after them, when there is one: `None` for the last two steps,
+    // written after the loop, so that the loop has no branch for it. With the branch in
+    // the loop, its two paths rotated the window through register moves: on AVX2 37
+    // instructions for eight dot products, 33 without (callgrind).
+    macro_rules! two_steps {
+        ($next:expr) => {{
+            let (a0, a1) = (window_left(left_row(first + t)), window_left(left_row(first + t + 1)));
+            high = low;
+            low = row(e - 1 - t);
+            let low_in_window = window_even(low);
+            let below = window_odd(low, high);
+            open[0] = dot(dot(open[0], a0, w[0]), a1, low_in_window);
+            open[1] = dot(dot(open[1], a0, w[1]), a1, below);
+            open[2] = dot(dot(open[2], a0, w[2]), a1, w[0]);
+            open[3] = dot(dot(open[3], a0, w[3]), a1, w[1]);
+            high = low;
+            if let Some(next) = $next {
+                low = next;
+            }
+            w = [window_even(low), window_odd(low, high), low_in_window, below];
+            t += 2;
+        }};
+    }
+    while t + 2 < steps {
+        two_steps!(Some(row(e - 2 - t)));
+    }
+    if t + 1 < steps {
+        two_steps!(None::<P::Part>);
     }
     for (sum, open) in sums.iter_mut().zip(open) {
         *sum = PairPart::paired(open);
