@@ -322,6 +322,31 @@ pub trait RingVec: Copy {
     }
 }
 
+/// [`PairPart::Unpaired`] as the part itself, each term one [`PairPart::dot_add`]: for
+/// the backends whose dot product is pairwise already (`vpdpwssd`, `vpmaddwd`,
+/// `pmaddwd`), where nothing is gained by keeping the products apart. Inside an
+/// `impl PairPart`. Every backend off aarch64 (there the portable one keeps them apart).
+#[cfg(not(target_arch = "aarch64"))]
+macro_rules! unpaired_as_paired {
+    () => {
+        type Unpaired = Self;
+        #[inline(always)]
+        fn unpaired(self) -> Self {
+            self
+        }
+        #[inline(always)]
+        fn unpaired_dot_add(sum: Self, a: Self, b: Self) -> Self {
+            $crate::simd::dots::PairPart::dot_add(sum, a, b)
+        }
+        #[inline(always)]
+        fn paired(sum: Self) -> Self {
+            sum
+        }
+    };
+}
+#[cfg(not(target_arch = "aarch64"))]
+pub(crate) use unpaired_as_paired;
+
 /// `+`, `-`, `*` of a backend's vector type through its lane methods (for a type with a
 /// `const` parameter, `<const P: bool> Type<P>: ...`).
 macro_rules! lane_operators {

@@ -315,20 +315,7 @@ impl<const VNNI: bool> PairPart for Ymm<VNNI> {
     fn add_words(self, other: Self) -> Self {
         Self(unsafe { _mm256_add_epi16(self.0, other.0) })
     }
-    // One instruction (or two) per dot product already: nothing to defer.
-    type Unpaired = Self;
-    #[inline(always)]
-    fn unpaired(self) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn unpaired_dot_add(sum: Self, a: Self, b: Self) -> Self {
-        sum.dot_add(a, b)
-    }
-    #[inline(always)]
-    fn paired(sum: Self) -> Self {
-        sum
-    }
+    crate::simd::dots::unpaired_as_paired!();
 }
 
 /// Sixteen `f64` lanes in four registers.

@@ -216,20 +216,7 @@ impl PairPart for Pairs {
     fn add_words(self, other: Self) -> Self {
         <Self as PairVec>::add_words(self, other)
     }
-    // One instruction (or two) per dot product already: nothing to defer.
-    type Unpaired = Self;
-    #[inline(always)]
-    fn unpaired(self) -> Self {
-        self
-    }
-    #[inline(always)]
-    fn unpaired_dot_add(sum: Self, a: Self, b: Self) -> Self {
-        PairPart::dot_add(sum, a, b)
-    }
-    #[inline(always)]
-    fn paired(sum: Self) -> Self {
-        sum
-    }
+    crate::simd::dots::unpaired_as_paired!();
 }
 
 /// [`PairVec::swap_words`] as `vpshufb`. Within each 128-bit lane, dword `p` takes the

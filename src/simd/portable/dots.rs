@@ -178,22 +178,7 @@ impl PairPart for Quarter {
     // x86-64's baseline has the pairwise `pmaddwd` and no widening multiply-add: the
     // quarter itself.
     #[cfg(not(target_arch = "aarch64"))]
-    type Unpaired = Self;
-    #[cfg(not(target_arch = "aarch64"))]
-    #[inline(always)]
-    fn unpaired(self) -> Self {
-        self
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    #[inline(always)]
-    fn unpaired_dot_add(sum: Self, a: Self, b: Self) -> Self {
-        sum.dot_add(a, b)
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    #[inline(always)]
-    fn paired(sum: Self) -> Self {
-        sum
-    }
+    crate::simd::dots::unpaired_as_paired!();
 
     // aarch64: the products apart, in widening multiply-accumulates.
     #[cfg(target_arch = "aarch64")]
