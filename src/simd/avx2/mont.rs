@@ -170,19 +170,22 @@ impl<const VNNI: bool> Mont for Avx2<VNNI> {
             rows[r] = V2([a.0[0], b.0[0]]);
             rows[r + 8] = V2([a.0[1], b.0[1]]);
         }
+        // The rows of each round as fixed arrays, not a filtered range: LLVM unrolls these,
+        // where the filter stayed a loop with a test per row (callgrind, the frequency chunks
+        // of C(10^6, ·): 164 → 116 scalar instructions per step).
         // SAFETY: see the top of the file.
         unsafe {
-            for r in (0..LANES).filter(|r| r & 4 == 0) {
+            for r in [0, 1, 2, 3, 8, 9, 10, 11] {
                 let (a, b) = (rows[r], rows[r + 4]);
                 rows[r] = zip!(a, b, _mm256_permute2x128_si256::<0x20>);
                 rows[r + 4] = zip!(a, b, _mm256_permute2x128_si256::<0x31>);
             }
-            for r in (0..LANES).filter(|r| r & 2 == 0) {
+            for r in [0, 1, 4, 5, 8, 9, 12, 13] {
                 let (a, b) = (rows[r], rows[r + 2]);
                 rows[r] = zip!(a, b, _mm256_unpacklo_epi64);
                 rows[r + 2] = zip!(a, b, _mm256_unpackhi_epi64);
             }
-            for r in (0..LANES).filter(|r| r & 1 == 0) {
+            for r in [0, 2, 4, 6, 8, 10, 12, 14] {
                 let (a, b) = (rows[r], rows[r + 1]);
                 rows[r] = zip!(a, b, odd_from_right);
                 rows[r + 1] = zip!(a, b, even_from_left);
