@@ -338,6 +338,8 @@ impl Plan {
             lane_pow[i] = mont.mul(lane_pow[i - 1], step);
         }
         let mut power = B::load(&lane_pow);
+        // 2^(R+1): the power of the step before, carried instead of doubled each step.
+        let mut twice_power = lanes.double(power);
         let mut a = B::splat(0);
         let mut a_last = a;
         // The odd output of the step before, all but its `C(R-1, k-1) + C(R-1, k-2)`.
@@ -353,10 +355,11 @@ impl Plan {
             if t >= 2 {
                 rows[2 * t - 3] = lanes.add(odd_partial, pascal);
             }
-            a = lanes.half(lanes.add(a, lanes.add(c_k2, pascal)));
-            // O_t = 2^(R+1) + C(R+1, k) - (2·A_t - C(R, k-2)).
-            let b = lanes.sub(lanes.double(a), c_k2);
-            let odd_base = lanes.sub(lanes.double(power), b);
+            // O_t = 2^(R+1) + C(R+1, k) - (2·A_t - C(R, k-2)), and 2·A_t - C(R, k-2) is
+            // A_(t-1) + C(R, k-2) + C(R, k-3), the sum A_t halves less one term.
+            let b = lanes.add(a, pascal);
+            a = lanes.half(lanes.add(b, c_k2));
+            let odd_base = lanes.sub(twice_power, b);
             if t < m {
                 let c_k = lanes.mul(lanes.mul(f_r, i_k), i_j); // C(R, k)
                 rows[2 * t] = lanes.sub(lanes.add(power, c_k), a);
@@ -368,6 +371,7 @@ impl Plan {
             if t + 1 == m {
                 a_last = a;
             }
+            twice_power = power;
             power = lanes.half(power);
         }
         a_last
