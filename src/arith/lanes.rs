@@ -8,9 +8,10 @@
 //! | [`ModLanes::half`] | `[0, p)` | `[0, p)`, `a·2^-1` | `a·(p+1)/2 mod p` |
 //! | [`ModLanes::mul`] | `a·b < p·2^32` (e.g. both below `p`) | `[0, p)`, `a·b·2^-32` | [`Montgomery32::mul`] |
 //! | [`ModLanes::pow`] | Montgomery forms in `[0, p)` | form of `x^e` in `[0, p)` | [`Montgomery32::pow`] |
+//! | [`ModLanes::mul_unreduced`] | `a·b < p·2^32` | below `2p` | [`Montgomery32::mul`], mod `p` |
 //! | [`ModLanes::mul_lazy`], [`ModLanes::pow_lazy`] | below `2p`, `p < 2^30` | below `2p` | the same, mod `p` |
 //!
-//! Every result is fully reduced, so no caller has to track a lazy range. The branch-free
+//! Every other result is fully reduced, so no caller has to track a lazy range. The branch-free
 //! corrections all use one trick: for a wrapped `u32` value `r` that represents a number
 //! in `(-p, p)`, `min(r, r + p)` is its residue (a negative number wraps above
 //! `2^32 - p > p`, and adding `p` wraps it back below `p`), and for a sum `s < 2p`,
@@ -135,10 +136,19 @@ impl<B: Mont> ModLanes<B> {
     }
 
     /// Lazy Montgomery product: a value below `2p` congruent to `a·b·2^-32`, for `a, b < 2p`
-    /// and `p < 2^30` (see [`ModLanes::lazy_ok`]).
+    /// and `p < 2^30` (see [`ModLanes::lazy_ok`]), so that its results can be its inputs.
     #[inline(always)]
     pub fn mul_lazy(&self, a: B::V, b: B::V) -> B::V {
         debug_assert!(self.lazy_ok());
+        self.mul_unreduced(a, b)
+    }
+
+    /// Montgomery product left unreduced: a value below `2p` congruent to `a·b·2^-32`, for
+    /// any `a·b < p·2^32` (as [`ModLanes::mul`]; e.g. both below `p`, or one below `2p` and
+    /// the other below `p`), since the additive REDC's `(a·b + m·p)/2^32` is below
+    /// `a·b/2^32 + p`. For a product that only feeds another product.
+    #[inline(always)]
+    pub fn mul_unreduced(&self, a: B::V, b: B::V) -> B::V {
         B::redc_additive(a, b, self.p, self.neg_p_inv)
     }
 
@@ -316,6 +326,29 @@ mod tests {
                 }
             }
             assert!(!ModLanes::<Portable>::new(1_073_741_827).unwrap().lazy_ok()); // the first prime above 2^30
+        }
+    }
+
+    #[test]
+    fn unreduced_products_stay_below_2p_for_every_modulus() {
+        // a·b < p·2^32 is the whole contract, up to p = 2^31 - 1: inputs below p, and one
+        // below 2p times one below p (a lazy table entry times a reduced factor).
+        for p in PRIMES {
+            let m = ModLanes::<Portable>::new(p).unwrap();
+            let s = *m.scalar();
+            let mut rng = SplitMix64(p as u64 + 7);
+            let edges = [0, 1, p / 2, p - 1];
+            for round in 0..20 {
+                let a: [u32; LANES] =
+                    std::array::from_fn(|i| if round == 0 { edges[i % 4] } else { rng.below(2 * p as u64) as u32 });
+                let b: [u32; LANES] =
+                    std::array::from_fn(|i| if round == 0 { edges[i / 4] } else { rng.below(p as u64) as u32 });
+                let got = m.mul_unreduced(u32x16::from(a), u32x16::from(b)).to_array();
+                for i in 0..LANES {
+                    assert!(got[i] < 2 * p, "p={p} {}·{} gave {} >= 2p", a[i], b[i], got[i]);
+                    assert_eq!(got[i] % p, s.mul(a[i] % p, b[i]), "p={p} {}·{}", a[i], b[i]);
+                }
+            }
         }
     }
 

@@ -240,7 +240,11 @@ impl Plan {
         let m = self.steps_of(c);
         let k0 = c * self.geometry.chunk_len() / 2;
         debug_assert_eq!(out.len(), (self.n - 2 * k0).min(2 * LANES * m));
-        self.build_tables(lanes, k0, m, scratch);
+        if lanes.lazy_ok() {
+            self.build_tables::<B, true>(lanes, k0, m, scratch);
+        } else {
+            self.build_tables::<B, false>(lanes, k0, m, scratch);
+        }
         let a_last = self.main_loop(lanes, k0, m, scratch);
         // A_in of each lane, lane by lane: A_in(i+1) = A_(m-1)(i) + A_in(i)·2^-m.
         let mont = self.mont();
@@ -266,8 +270,18 @@ impl Plan {
     /// IC's chain starts one below its top, at `(top-1)!^-1`, because the top of lane 0 in
     /// chunk 0 is `N + 1`, past the checkpoints and possibly `p` itself; the top entry is
     /// `(top-1)!^-1·top^-1`, which there is only ever multiplied by `(k-3)!^-1 = 0`.
+    ///
+    /// With `LAZY` (`p < 2^30`) the chains' products are lazy and the entries below `2p`
+    /// rather than `p`: every entry only ever enters a product, and a product of two
+    /// values below `2p` is below `4p^2 < p·2^32`, inside the REDC's range.
     #[inline(always)]
-    fn build_tables<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) {
+    fn build_tables<B: Mont, const LAZY: bool>(
+        &self,
+        lanes: &ModLanes<B>,
+        k0: usize,
+        m: usize,
+        scratch: &mut Scratch<B>,
+    ) {
         let n = self.n as i64;
         let (k0, m_i) = (k0 as i64, m as i64);
         let start = |i: usize| k0 + i as i64 * m_i;
@@ -299,19 +313,19 @@ impl Plan {
         ic[2 * m + 3] = lanes.mul(ic[2 * m + 2], top_inv);
         ic[m] = lanes.from_form(mid_inv);
         for s in 0..m {
-            ia[m + 2 - s] = lanes.mul(ia[m + 3 - s], xa);
-            fb[s + 1] = lanes.mul(fb[s], xb);
-            ic[2 * m + 1 - s] = lanes.mul(ic[2 * m + 2 - s], xh);
-            ic[m - 1 - s] = lanes.mul(ic[m - s], xl);
+            ia[m + 2 - s] = lanes.mul_as::<LAZY>(ia[m + 3 - s], xa);
+            fb[s + 1] = lanes.mul_as::<LAZY>(fb[s], xb);
+            ic[2 * m + 1 - s] = lanes.mul_as::<LAZY>(ic[2 * m + 2 - s], xh);
+            ic[m - 1 - s] = lanes.mul_as::<LAZY>(ic[m - s], xl);
             xa = lanes.sub(xa, one);
             xb = lanes.add(xb, one);
             xh = lanes.sub(xh, one);
             xl = lanes.sub(xl, one);
         }
-        fb[m + 1] = lanes.mul(fb[m], xb);
-        ic[m + 1] = lanes.mul(ic[m + 2], xh);
+        fb[m + 1] = lanes.mul_as::<LAZY>(fb[m], xb);
+        ic[m + 1] = lanes.mul_as::<LAZY>(ic[m + 2], xh);
         for u in [3, 2, 1] {
-            ia[u - 1] = lanes.mul(ia[u], xa);
+            ia[u - 1] = lanes.mul_as::<LAZY>(ia[u], xa);
             xa = lanes.sub(xa, one);
         }
     }
@@ -325,6 +339,10 @@ impl Plan {
     /// for `A` anyway (docs/theory/cards.md §8). So each odd output is written one step
     /// late, from a partial sum carried over, and a step costs six products, not eight;
     /// only the last step's `C(R+1, k)` comes from factorials.
+    ///
+    /// The first product of each binomial is left unreduced (below `2p`): both its inputs
+    /// are table entries, below `2p` with `p < 2^30` and below `p` otherwise, so their
+    /// product is below `p·2^32`, and so is the second product's (`4p^2` or `2p^2`).
     #[inline(always)]
     fn main_loop<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) -> B::V {
         let (ia, fb, ic) = (&scratch.ia[..m + 4], &scratch.fb[..m + 2], &scratch.ic[..2 * m + 4]);
@@ -349,8 +367,8 @@ impl Plan {
             let (i_k, i_k2, i_k3) = (ia[t + 3], ia[t + 1], ia[t]);
             let u = 2 * (m - t);
             let (i_j, i_j2, i_j3) = (ic[u], ic[u + 2], ic[u + 3]);
-            let c_k2 = lanes.mul(lanes.mul(f_r, i_k2), i_j2); // C(R, k-2)
-            let c_k3 = lanes.mul(lanes.mul(f_r, i_k3), i_j3); // C(R, k-3)
+            let c_k2 = lanes.mul(lanes.mul_unreduced(f_r, i_k2), i_j2); // C(R, k-2)
+            let c_k3 = lanes.mul(lanes.mul_unreduced(f_r, i_k3), i_j3); // C(R, k-3)
             let pascal = lanes.add(c_k2, c_k3);
             if t >= 2 {
                 rows[2 * t - 3] = lanes.add(odd_partial, pascal);
@@ -361,11 +379,11 @@ impl Plan {
             a = lanes.half(lanes.add(b, c_k2));
             let odd_base = lanes.sub(twice_power, b);
             if t < m {
-                let c_k = lanes.mul(lanes.mul(f_r, i_k), i_j); // C(R, k)
+                let c_k = lanes.mul(lanes.mul_unreduced(f_r, i_k), i_j); // C(R, k)
                 rows[2 * t] = lanes.sub(lanes.add(power, c_k), a);
                 odd_partial = lanes.add(odd_base, c_k);
             } else {
-                let c1_k = lanes.mul(lanes.mul(fb[m - t + 1], i_k), ic[u + 1]); // C(R+1, k)
+                let c1_k = lanes.mul(lanes.mul_unreduced(fb[m - t + 1], i_k), ic[u + 1]); // C(R+1, k)
                 rows[2 * t - 1] = lanes.add(odd_base, c1_k);
             }
             if t + 1 == m {
