@@ -300,6 +300,8 @@ impl Plan {
             self.modulus() as u64 - 2,
         );
 
+        // As in `main_loop`: no index below can overflow, which lets the bounds checks go.
+        assert!(m <= u32::MAX as usize);
         let (ia, fb, ic) = (&mut scratch.ia[..m + 4], &mut scratch.fb[..m + 2], &mut scratch.ic[..2 * m + 4]);
         let one = B::splat(self.mont().one());
         // The factor of each step as a Montgomery form: downwards (x-1)!^-1 = x!^-1·x,
@@ -345,6 +347,9 @@ impl Plan {
     /// product is below `p·2^32`, and so is the second product's (`4p^2` or `2p^2`).
     #[inline(always)]
     fn main_loop<B: Mont>(&self, lanes: &ModLanes<B>, k0: usize, m: usize, scratch: &mut Scratch<B>) -> B::V {
+        // m is at most Geometry::steps, far from overflowing 2m + 4: stated, so that the
+        // compiler can drop the bounds checks of the loop's indices.
+        assert!(m <= u32::MAX as usize);
         let (ia, fb, ic) = (&scratch.ia[..m + 4], &scratch.fb[..m + 2], &scratch.ic[..2 * m + 4]);
         let rows = &mut scratch.rows[..2 * m];
         // 2^R at t = 0 in lane i: R = N - k0 - i·m - 2.
@@ -362,7 +367,7 @@ impl Plan {
         let mut a_last = a;
         // The odd output of the step before, all but its `C(R-1, k-1) + C(R-1, k-2)`.
         let mut odd_partial = B::splat(0);
-        for t in 0..=m {
+        for t in 0..m + 1 {
             let f_r = fb[m - t];
             let (i_k, i_k2, i_k3) = (ia[t + 3], ia[t + 1], ia[t]);
             let u = 2 * (m - t);
@@ -407,14 +412,15 @@ impl Plan {
         out: &mut [u32],
         scratch: &Scratch<B>,
     ) {
-        let rows = &scratch.rows[..2 * m];
         let mut delta = lanes.half(incoming);
-        for t0 in (0..m).step_by(8) {
+        // m is a multiple of 8 (`steps_of`): the rows are whole blocks of eight steps.
+        for (t0, eight) in (0..m).step_by(8).zip(scratch.rows[..2 * m].chunks_exact(LANES)) {
             let mut block = [B::splat(0); LANES];
             for q in 0..8 {
-                block[2 * q] = lanes.sub(rows[2 * (t0 + q)], delta);
+                // E_t less δ_t, and O_(t+1) less 2·δ_(t+1), which is δ_t again.
+                block[2 * q] = lanes.sub(eight[2 * q], delta);
+                block[2 * q + 1] = lanes.sub(eight[2 * q + 1], delta);
                 delta = lanes.half(delta);
-                block[2 * q + 1] = lanes.sub(rows[2 * (t0 + q) + 1], lanes.double(delta));
             }
             B::transpose(&mut block);
             for (i, row) in block.iter().enumerate() {
