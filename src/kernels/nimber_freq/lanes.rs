@@ -300,8 +300,6 @@ impl Plan {
             self.modulus() as u64 - 2,
         );
 
-        // As in `main_loop`: no index below can overflow, which lets the bounds checks go.
-        assert!(m <= u32::MAX as usize);
         let (ia, fb, ic) = (&mut scratch.ia[..m + 4], &mut scratch.fb[..m + 2], &mut scratch.ic[..2 * m + 4]);
         let one = B::splat(self.mont().one());
         // The factor of each step as a Montgomery form: downwards (x-1)!^-1 = x!^-1·x,
