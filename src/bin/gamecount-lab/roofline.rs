@@ -115,7 +115,7 @@ fn scalar_montgomery_rate(sched: &Scheduler) -> f64 {
 /// kept in `[0, 2p)`, the power sums' product) on the scheduler's SIMD backend (the AVX2
 /// REDC on an AVX2 machine, not the portable emulation), counting each lane as one
 /// product; as many independent vectors per thread as the backend's power sums use.
-/// Each vector is squared, as in the power sums' exponent loop (23 of its 30 products for
+/// Each vector is squared, as in the power sums' exponent loop (21 of its 28 products for
 /// `s = 10^7`): a product by one constant would let the compiler fold the constant into
 /// `p^-1` and save a multiply the power sums cannot.
 fn lane_montgomery_rate(sched: &Scheduler) -> f64 {

@@ -23,7 +23,7 @@ use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::nimber_freq::lanes::Geometry;
 use crate::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
 use crate::kernels::powsum::simd::{finish, plain_power_sum_lanes};
-use crate::kernels::powsum::{PowsumVariant, reduced_exponent};
+use crate::kernels::powsum::{PowerPlan, PowsumVariant, reduced_exponent};
 use crate::kernels::variant_enum;
 use crate::kernels::wht::{Tiling, WhtVariant, wht_tiled_then};
 use crate::memory;
@@ -205,17 +205,17 @@ pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler)
 /// summing each tile while it is still in cache; `spectrum` is left partly transformed.
 fn transform_and_power_sum(spectrum: &mut [u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("validated: an odd prime below 2^31");
-    let e = reduced_exponent(s, p);
+    let plan = PowerPlan::new(reduced_exponent(s, p));
     let simd = sched.simd();
     // Each piece's sum is below p < 2^31 and a piece holds at least one vector of 16
     // values, so there are at most 2^30 / 16 pieces and the u64 total cannot overflow.
     // The piece runs on the transform's worker: the call enters the backend itself.
-    let power_sum = |piece: &[u32]| plain_power_sum_lanes(simd, piece, p, e) as u64;
+    let power_sum = |piece: &[u32]| plain_power_sum_lanes(simd, piece, p, &plan) as u64;
     // For the progress bar: a transform pass costs about as much as four products per
     // value (`cargo bench --bench wht` against `--bench powsum` at 2^24, one thread).
-    let products = (64 - e.leading_zeros() + e.count_ones()) as u64;
+    let products = plan.products() as u64;
     let total = wht_tiled_then(spectrum, p, &Tiling::detect(), sched, false, &power_sum, 1 + products / 4);
-    finish(&mont, (total % p as u64) as u32, e)
+    finish(&mont, (total % p as u64) as u32, plan.exponent())
 }
 
 /// The checks `gamecount verify` runs for this problem.

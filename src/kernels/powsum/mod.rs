@@ -8,7 +8,9 @@
 //! starts from `x` keeps the invariant `acc = x^k·R^-(k-1)` (`R = 2^32`), since
 //! `REDC(x^a R^-(a-1) · x^b R^-(b-1)) = x^(a+b) R^-(a+b-1)`. So every term comes out as
 //! `x^e·R^-(e-1)`, and one scalar product by [`plain_power_correction`] fixes the whole
-//! sum, saving one product per value.
+//! sum, saving one product per value. The lane variants raise by the exponent's factors
+//! ([`PowerPlan`]): `x^(ab) = (x^a)^b` takes fewer products when the factors have fewer
+//! one bits (docs/theory/cards.md §10.2); the invariant holds along any such chain.
 //!
 //! Variants (see [`PowsumVariant`]): `scalar`, the reference (the tests' oracle), `u128`
 //! remainders; `montgomery`, scalar Montgomery products, the plain variant the benches
@@ -19,11 +21,13 @@
 pub mod check;
 pub mod montgomery;
 pub mod parallel;
+pub mod plan;
 pub mod scalar;
 pub mod simd;
 
 pub use montgomery::powsum_montgomery;
 pub use parallel::powsum_parallel;
+pub use plan::PowerPlan;
 pub use scalar::powsum_scalar;
 pub use simd::powsum_simd;
 

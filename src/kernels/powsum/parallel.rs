@@ -1,7 +1,7 @@
 //! The lane variant over chunks of values spread across the scheduler's threads.
 
-use super::reduced_exponent;
 use super::simd::{finish, plain_power_sum_lanes};
+use super::{PowerPlan, reduced_exponent};
 use crate::arith::Montgomery32;
 use crate::sched::Scheduler;
 
@@ -13,18 +13,18 @@ pub const CHUNK_VALUES: usize = 1 << 15;
 /// scheduler's threads and backend.
 pub fn powsum_parallel(values: &[u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("the caller checked p");
-    let e = reduced_exponent(s, p);
+    let plan = PowerPlan::new(reduced_exponent(s, p));
     let simd = sched.simd();
     let progress = sched.progress(values.len() as u64, "power sum");
     let jobs = values.len().div_ceil(CHUNK_VALUES);
     let partial = sched.map_collect(jobs, |job| {
         let chunk = &values[job * CHUNK_VALUES..values.len().min((job + 1) * CHUNK_VALUES)];
         // The job calls the dispatcher itself: a closure runs at the build's baseline.
-        let sum = plain_power_sum_lanes(simd, chunk, p, e);
+        let sum = plain_power_sum_lanes(simd, chunk, p, &plan);
         progress.inc(chunk.len() as u64);
         sum
     });
     // At most 2^30 / 2^15 partial sums below 2^31 each: far inside a u64.
     let total = partial.iter().map(|&x| x as u64).sum::<u64>() % p as u64;
-    finish(&mont, total as u32, e)
+    finish(&mont, total as u32, plan.exponent())
 }
