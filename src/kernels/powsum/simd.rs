@@ -28,8 +28,8 @@ fn powsum_simd_generic<B: Mont>(values: &[u32], s: u64, p: u32) -> u32 {
 
 crate::multiversion! {
     /// `Σ x^e·R^-(e-1) mod p` over `values` (see [`super::plain_power_correction`]),
-    /// `e` the exponent of `plan`, on `simd`'s backend. The shared building block of the single- and
-    /// multi-threaded variants and of the fused cards pipeline.
+    /// `e` the exponent of `plan`, on `simd`'s backend. The shared building block of the
+    /// single- and multi-threaded variants and of the fused cards pipeline.
     pub fn plain_power_sum_lanes(values: &[u32], p: u32, plan: &PowerPlan) -> u32 => plain_power_sum_lanes_generic;
 }
 
@@ -47,9 +47,8 @@ fn plain_power_sum_lanes_generic<B: Mont>(values: &[u32], p: u32, plan: &PowerPl
 crate::multiversion! {
     /// `Σ_i x_i^e·R^-(e-1) + (x_i - 2·y_i)^e·R^-(e-1) mod p` over residues `x_i = a[i]`,
     /// `y_i = b[i]` below `p` (`a` and `b` of one length), `e` the exponent of `plan`, on
-    /// `simd`'s backend:
-    /// the power sum of the folded transform, whose upper half `A - 2H` is made in
-    /// registers from its two inputs instead of written out and read back
+    /// `simd`'s backend: the power sum of the folded transform, whose upper half `A - 2H`
+    /// is made in registers from its two inputs instead of written out and read back
     /// (docs/theory/cards.md §10.1).
     pub fn paired_power_sum_lanes(a: &[u32], b: &[u32], p: u32, plan: &PowerPlan) -> u32 => paired_power_sum_lanes_generic;
 }
