@@ -17,8 +17,8 @@
 use super::CardsParams;
 use crate::arith::{LANES, ModLanes, Montgomery32, inv_mod};
 use crate::kernels::nimber_freq::NimberFreqVariant;
+use crate::kernels::powsum::PowerPlan;
 use crate::kernels::powsum::simd::{finish, paired_power_sum_lanes};
-use crate::kernels::powsum::{PowerPlan, reduced_exponent};
 use crate::kernels::wht::WhtVariant;
 use crate::memory::AlignedBuffer;
 use crate::sched::Scheduler;
@@ -91,7 +91,7 @@ pub fn losing_sets_folded(params: &CardsParams, fold: Fold, sched: &Scheduler) -
 /// `p < 2^31`, `h = short.len()` a power of two dividing `A`'s length.
 fn paired_power_sum(lower: &[u32], short: &[u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("validated: an odd prime below 2^31");
-    let plan = PowerPlan::new(reduced_exponent(s, p));
+    let plan = PowerPlan::for_power_mod(s, p);
     let simd = sched.simd();
     let progress = sched.progress(2 * lower.len() as u64, "power sum");
     let jobs = lower.len().div_ceil(CHUNK_VALUES);
@@ -114,7 +114,7 @@ fn paired_power_sum(lower: &[u32], short: &[u32], s: u64, p: u32, sched: &Schedu
         sum
     });
     let total = partial.iter().sum::<u64>() % p as u64;
-    finish(&mont, total as u32, plan.exponent())
+    finish(&mont, total as u32, &plan)
 }
 
 crate::multiversion! {

@@ -23,7 +23,7 @@ use crate::games::{Answer, Check, InputError, ProblemId, parse_kernel};
 use crate::kernels::nimber_freq::lanes::Geometry;
 use crate::kernels::nimber_freq::{NimberFreqVariant, nimber_freq_direct};
 use crate::kernels::powsum::simd::{finish, plain_power_sum_lanes};
-use crate::kernels::powsum::{PowerPlan, PowsumVariant, reduced_exponent};
+use crate::kernels::powsum::{PowerPlan, PowsumVariant};
 use crate::kernels::variant_enum;
 use crate::kernels::wht::{Tiling, WhtVariant, wht_tiled_then};
 use crate::memory;
@@ -205,7 +205,7 @@ pub fn losing_sets(params: &CardsParams, kernel: CardsKernel, sched: &Scheduler)
 /// summing each tile while it is still in cache; `spectrum` is left partly transformed.
 fn transform_and_power_sum(spectrum: &mut [u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("validated: an odd prime below 2^31");
-    let plan = PowerPlan::new(reduced_exponent(s, p));
+    let plan = PowerPlan::for_power_mod(s, p);
     let simd = sched.simd();
     // Each piece's sum is below p < 2^31 and a piece holds at least one vector of 16
     // values, so there are at most 2^30 / 16 pieces and the u64 total cannot overflow.
@@ -215,7 +215,7 @@ fn transform_and_power_sum(spectrum: &mut [u32], s: u64, p: u32, sched: &Schedul
     // value (`cargo bench --bench wht` against `--bench powsum` at 2^24, one thread).
     let products = plan.products() as u64;
     let total = wht_tiled_then(spectrum, p, &Tiling::detect(), sched, false, &power_sum, 1 + products / 4);
-    finish(&mont, (total % p as u64) as u32, plan.exponent())
+    finish(&mont, (total % p as u64) as u32, &plan)
 }
 
 /// The checks `gamecount verify` runs for this problem.

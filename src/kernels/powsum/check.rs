@@ -89,8 +89,8 @@ mod tests {
         // Σ x^e + (x - 2y)^e against the scalar reference on the pairs written out: every
         // short length (each tail of a group), lengths around every backend's group, edge
         // values (0, 1, p - 1 on either side), lazy and reduced products.
+        use super::super::PowerPlan;
         use super::super::simd::{finish, paired_power_sum_lanes};
-        use super::super::{PowerPlan, reduced_exponent};
         use crate::arith::Montgomery32;
         let mut rng = SplitMix64(0x7a1e);
         let long = GROUPS.iter().flat_map(|&g| [LANES * g - 1, LANES * g, LANES * g + 1, 3 * LANES * g + 5]);
@@ -99,7 +99,7 @@ mod tests {
             for p in [1_000_000_007u32, 2_147_483_647, 3, 65_537] {
                 let mont = Montgomery32::new(p as u64).unwrap();
                 for s in [1u64, 2, 10_000_000, 999_999, u64::MAX] {
-                    let plan = PowerPlan::new(reduced_exponent(s, p));
+                    let plan = PowerPlan::for_power_mod(s, p);
                     for &len in &lengths {
                         let (x, y) = (values(&mut rng, p, len), values(&mut rng, p, len));
                         let upper: Vec<u32> = x
@@ -108,7 +108,7 @@ mod tests {
                             .map(|(&a, &b)| ((a as u64 + 2 * (p - b) as u64) % p as u64) as u32)
                             .collect();
                         let expected = (powsum_scalar(&x, s, p) as u64 + powsum_scalar(&upper, s, p) as u64) % p as u64;
-                        let got = finish(&mont, paired_power_sum_lanes(simd, &x, &y, p, &plan), plan.exponent());
+                        let got = finish(&mont, paired_power_sum_lanes(simd, &x, &y, p, &plan), &plan);
                         assert_eq!(got as u64, expected, "{simd} p={p} s={s} len={len}");
                     }
                 }

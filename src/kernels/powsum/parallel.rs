@@ -1,7 +1,7 @@
 //! The lane variant over chunks of values spread across the scheduler's threads.
 
+use super::PowerPlan;
 use super::simd::{finish, plain_power_sum_lanes};
-use super::{PowerPlan, reduced_exponent};
 use crate::arith::Montgomery32;
 use crate::sched::Scheduler;
 
@@ -13,7 +13,7 @@ pub const CHUNK_VALUES: usize = 1 << 15;
 /// scheduler's threads and backend.
 pub fn powsum_parallel(values: &[u32], s: u64, p: u32, sched: &Scheduler) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("the caller checked p");
-    let plan = PowerPlan::new(reduced_exponent(s, p));
+    let plan = PowerPlan::for_power_mod(s, p);
     let simd = sched.simd();
     let progress = sched.progress(values.len() as u64, "power sum");
     let jobs = values.len().div_ceil(CHUNK_VALUES);
@@ -26,5 +26,5 @@ pub fn powsum_parallel(values: &[u32], s: u64, p: u32, sched: &Scheduler) -> u32
     });
     // At most 2^30 / 2^15 partial sums below 2^31 each: far inside a u64.
     let total = partial.iter().map(|&x| x as u64).sum::<u64>() % p as u64;
-    finish(&mont, total as u32, plan.exponent())
+    finish(&mont, total as u32, &plan)
 }

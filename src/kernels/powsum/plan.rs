@@ -93,6 +93,12 @@ impl PowerPlan {
         self.rebase >> i & 1 == 1
     }
 
+    /// The plan for `x^s mod p`, `s >= 1`, `p` prime: for the exponent reduced by
+    /// Fermat's theorem ([`super::reduced_exponent`]), below `p`.
+    pub fn for_power_mod(s: u64, p: u32) -> Self {
+        Self::new(super::reduced_exponent(s, p))
+    }
+
     /// The exponent `e`.
     pub fn exponent(&self) -> u64 {
         self.exponent as u64

@@ -2,7 +2,7 @@
 //! (its factors, see [`PowerPlan`]) drives one square-and-multiply loop for all the
 //! group's values.
 
-use super::{PowerPlan, plain_power_correction, reduced_exponent};
+use super::{PowerPlan, plain_power_correction};
 use crate::arith::{LANES, ModLanes, Montgomery32};
 use crate::simd::mont::{Block, Mont};
 
@@ -22,8 +22,8 @@ crate::multiversion! {
 #[inline(always)]
 fn powsum_simd_generic<B: Mont>(values: &[u32], s: u64, p: u32) -> u32 {
     let mont = Montgomery32::new(p as u64).expect("the caller checked p");
-    let plan = PowerPlan::new(reduced_exponent(s, p));
-    finish(&mont, plain_power_sum_lanes_generic::<B>(values, p, &plan), plan.exponent())
+    let plan = PowerPlan::for_power_mod(s, p);
+    finish(&mont, plain_power_sum_lanes_generic::<B>(values, p, &plan), &plan)
 }
 
 crate::multiversion! {
@@ -208,7 +208,7 @@ fn chain<B: Mont, const G: usize, const LAZY: bool>(lanes: &ModLanes<B>, x: [B::
     }
 }
 
-/// Turns a sum of plain-input powers into `Σ x^e mod p`.
-pub fn finish(mont: &Montgomery32, plain_sum: u32, e: u64) -> u32 {
-    mont.mul(plain_sum, plain_power_correction(mont, e))
+/// Turns a sum of plain-input powers into `Σ x^e mod p`, `e` the exponent of `plan`.
+pub fn finish(mont: &Montgomery32, plain_sum: u32, plan: &PowerPlan) -> u32 {
+    mont.mul(plain_sum, plain_power_correction(mont, plan.exponent()))
 }
