@@ -219,6 +219,14 @@ pub trait PairPart: Copy {
     /// `sum + a.lo·b.lo + a.hi·b.hi` in every lane, wrapping, the two products perhaps
     /// kept apart.
     fn unpaired_dot_add(sum: Self::Unpaired, a: Self, b: Self) -> Self::Unpaired;
+    /// `sum + a0·b0 + a1·b1`: two [`PairPart::unpaired_dot_add`] terms, in that order
+    /// unless the backend adds the two products first, for a running sum that would
+    /// otherwise wait on two fused multiply-adds in a row (AVX-VNNI, see
+    /// `simd::avx2::dots`).
+    #[inline(always)]
+    fn unpaired_dot_add2(sum: Self::Unpaired, (a0, b0): (Self, Self), (a1, b1): (Self, Self)) -> Self::Unpaired {
+        Self::unpaired_dot_add(Self::unpaired_dot_add(sum, a0, b0), a1, b1)
+    }
     /// The sum in every lane: equal to the same [`PairPart::dot_add`] calls on the start.
     fn paired(sum: Self::Unpaired) -> Self;
 }
@@ -434,6 +442,11 @@ mod tests {
                 }
                 PairPart::paired(sum)
             }),
+            by_parts(&|p| {
+                let (a, b) = (va.part(p), vb.part(p));
+                let sum = PairPart::unpaired_dot_add2(vacc.part(p).unpaired(), (a, b), (b, a));
+                PairPart::paired(PairPart::unpaired_dot_add2(sum, (a, a), (b, b)))
+            }),
         ];
         // Each part operation is the whole one on its lanes.
         for (part, whole) in [
@@ -446,6 +459,7 @@ mod tests {
             (parts[6], B::Pairs::zero()),
             (parts[7], B::Pairs::between(va, vb).swap_words()),
             (parts[8], vacc.dot_add(va, vb).dot_add(vb, va).dot_add(va, va).dot_add(vb, vb)),
+            (parts[9], vacc.dot_add(va, vb).dot_add(vb, va).dot_add(va, va).dot_add(vb, vb)),
         ] {
             assert_eq!(part.to_array(), whole.to_array(), "{}", B::LEVEL);
         }

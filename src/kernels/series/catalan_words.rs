@@ -994,7 +994,7 @@ fn window_part<P: PairVec, S: Rows>(
     // Two steps per iteration, so that the window slides without moves: step t reads
     // w[0..4], step t+1 the pairs two below, w[-2..2]. The sums unpaired in the loop
     // (NEON: two widening multiply-adds a term instead of four instructions).
-    let dot = <P::Part as PairPart>::unpaired_dot_add;
+    let dot2 = <P::Part as PairPart>::unpaired_dot_add2;
     // Element by element: `array::map` stayed a call on aarch64.
     let mut open = [sums[0].unpaired(), sums[1].unpaired(), sums[2].unpaired(), sums[3].unpaired()];
     let mut t = 0;
@@ -1010,10 +1010,10 @@ fn window_part<P: PairVec, S: Rows>(
             low = row(e - 1 - t);
             let low_in_window = window_even(low);
             let below = window_odd(low, high);
-            open[0] = dot(dot(open[0], a0, w[0]), a1, low_in_window);
-            open[1] = dot(dot(open[1], a0, w[1]), a1, below);
-            open[2] = dot(dot(open[2], a0, w[2]), a1, w[0]);
-            open[3] = dot(dot(open[3], a0, w[3]), a1, w[1]);
+            open[0] = dot2(open[0], (a0, w[0]), (a1, low_in_window));
+            open[1] = dot2(open[1], (a0, w[1]), (a1, below));
+            open[2] = dot2(open[2], (a0, w[2]), (a1, w[0]));
+            open[3] = dot2(open[3], (a0, w[3]), (a1, w[1]));
             high = low;
             if let Some(next) = $next {
                 low = next;
