@@ -458,6 +458,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     grundy(dir, &mut md);
     grundy_scaling(dir, &plots, &mut md)?;
     avx512_intel(dir, &mut md);
+    modeled_loops(dir, &mut md);
 
     // 7. The pre-release verification: its first line is the build header (version,
     // SIMD level and features, cores), which names the machine.
@@ -646,6 +647,58 @@ fn avx512_intel(dir: &Path, md: &mut String) {
         );
     }
     let _ = writeln!(md);
+}
+
+/// The tables of `mca.csv` (`scripts/mca.py`): llvm-mca's model of the hottest loops of
+/// each profiled run, one table per run, a row per loop and core. A model, not a
+/// measurement: the section says so, and where it was checked.
+fn modeled_loops(dir: &Path, md: &mut String) {
+    let Ok(text) = std::fs::read_to_string(dir.join("mca.csv")) else { return };
+    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 15).collect();
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "## Modeled loops (scripts/mca.py)\n");
+    let _ = writeln!(
+        md,
+        "Cycles per iteration of each run's hottest straight runs of code, by llvm-mca's model of \
+         each core: every load an L1 hit, no clock. A model, not a time: on the Zen 4 it came within \
+         7% of the power sum's measured rate and 40% under kayles' window loop \
+         (docs/design/simd.md, \"Modeled loops\"). `share`: the loop's part of the run's \
+         instructions; `bound`: the cycles its busiest units alone need.\n"
+    );
+    let mut runs: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !runs.contains(&r[0].as_str()) {
+            runs.push(&r[0]);
+        }
+    }
+    for run in runs {
+        let of_run: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == run).collect();
+        let (arch, mca, commit, date) = (&of_run[0][1], &of_run[0][12], &of_run[0][13], &of_run[0][14]);
+        let _ = writeln!(md, "### `{run}` ({arch})\n\n{mca}, commit `{commit}`, {date}.\n");
+        let _ = writeln!(md, "| loop | instructions | runs | share | core | cycles | bound | busiest unit (cycles) |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+        for r in of_run {
+            let runs = if r[5] == "0" { "–".to_string() } else { r[5].clone() };
+            let share =
+                r[6].parse::<f64>().ok().filter(|&s| s > 0.0).map_or("–".into(), |s| format!("{:.1}%", 100.0 * s));
+            let _ = writeln!(
+                md,
+                "| {} `{}` | {} | {} | {} | {} | {} | {} | {} |",
+                r[2],
+                r[3],
+                r[4],
+                runs,
+                share,
+                r[8],
+                r[9],
+                r[10],
+                r[11].replace(':', " ")
+            );
+        }
+        let _ = writeln!(md);
+    }
 }
 
 /// The table of `grundy.csv` (`scripts/grundy.sh`): the octal games of the README, each
@@ -1034,6 +1087,37 @@ mod tests {
         // Other kernels and unknown commits keep their bound.
         assert!(model_describes("coins", "dp-simd", "c1b628a"));
         assert!(model_describes("coins", "closed-form", "unknown"));
+    }
+
+    /// The modeled loops come from `mca.csv` alone, one table per run in the file's order.
+    #[test]
+    fn modeled_loops_are_rendered_per_run() {
+        let dir = std::env::temp_dir().join(format!("gamecount-lab-report-mca-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let row = |run: &str, loop_: u32, cpu: &str, cycles: &str| {
+            format!(
+                "\"{run}\",aarch64,{loop_},0x10,33,42480,0.264,1,{cpu},{cycles},16.00,N1UnitV0:16.01,\
+                 llvm-mca 19.1.7,abc1234,2026-12-07T11:44Z\n"
+            )
+        };
+        let csv = format!(
+            "run,arch,loop,address,instructions,iterations,share,closed,cpu,cycles,throughput,busiest,mca,commit,date\n{}{}{}",
+            row("kayles --pins 1000", 0, "neoverse-n1", "16.03"),
+            row("cards --cards 10", 0, "apple-m1", "9.03"),
+            row("kayles --pins 1000", 1, "apple-m1", "9.00"),
+        );
+        std::fs::write(dir.join("mca.csv"), csv).unwrap();
+        let mut md = String::new();
+        modeled_loops(&dir, &mut md);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let kayles = md.find("### `kayles --pins 1000` (aarch64)").expect(&md);
+        let cards = md.find("### `cards --cards 10` (aarch64)").expect(&md);
+        assert!(kayles < cards, "{md}");
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| 0 ") || l.starts_with("| 1 ")).collect();
+        assert_eq!(rows.len(), 3, "{md}");
+        assert_eq!(rows[0], "| 0 `0x10` | 33 | 42480 | 26.4% | neoverse-n1 | 16.03 | 16.00 | N1UnitV0 16.01 |");
+        assert!(rows[1].starts_with("| 1 `0x10` |") && rows[1].contains("| apple-m1 | 9.00 |"), "{md}");
+        assert!(md.contains("llvm-mca 19.1.7, commit `abc1234`, 2026-12-07T11:44Z."), "{md}");
     }
 
     /// The criterion section rendered from `csv_rows` (after the header) in a directory
