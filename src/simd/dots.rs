@@ -390,7 +390,8 @@ mod tests {
 
     /// Edge words first (0, ±1, i16::MIN, i16::MAX), then random bits.
     fn random_lanes(rng: &mut SplitMix64) -> [i32; PAIR_LANES] {
-        const EDGES: [i32; 6] = [0, 1, -1, 0x7FFF, -0x8000, 0x7FFF_8000];
+        // 0x8000_8000: both words -2^15, the one pair whose dot product wraps.
+        const EDGES: [i32; 7] = [0, 1, -1, 0x7FFF, -0x8000, 0x7FFF_8000, 0x8000_8000_u32 as i32];
         std::array::from_fn(|l| if l < EDGES.len() { EDGES[l] } else { rng.next_u64() as i32 })
     }
 

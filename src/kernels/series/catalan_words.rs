@@ -993,7 +993,8 @@ fn window_part<P: PairVec, S: Rows>(
     let mut w = [window_even(low), window_odd(low, high), window_even(high), top];
     // Two steps per iteration, so that the window slides without moves: step t reads
     // w[0..4], step t+1 the pairs two below, w[-2..2]. The sums unpaired in the loop
-    // (NEON: two widening multiply-adds a term instead of four instructions).
+    // (NEON: two widening multiply-adds a term instead of four instructions), each taking
+    // its two terms at once (AVX-VNNI adds their products before the sum).
     let dot2 = <P::Part as PairPart>::unpaired_dot_add2;
     // Element by element: `array::map` stayed a call on aarch64.
     let mut open = [sums[0].unpaired(), sums[1].unpaired(), sums[2].unpaired(), sums[3].unpaired()];
