@@ -139,8 +139,8 @@ def disassemble(arch, binary, start, stop):
         m = re.match(r"\s+([0-9a-f]+):\s+(.*)$", line)
         if m and m.group(2).strip() and not m.group(2).startswith("("):
             # Drop objdump's comments ("//" on aarch64, where "#" starts an immediate).
-            text = m.group(2).split("//" if arch == "aarch64" else "#")[0]
-            out.append((int(m.group(1), 16), text.split("<")[0].strip()))
+            ins = m.group(2).split("//" if arch == "aarch64" else "#")[0]
+            out.append((int(m.group(1), 16), ins.split("<")[0].strip()))
     return out
 
 
