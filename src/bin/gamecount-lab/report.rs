@@ -680,7 +680,7 @@ fn modeled_loops(dir: &Path, md: &mut String) {
         let _ = writeln!(md, "| loop | instructions | runs | share | core | cycles | bound | busiest unit (cycles) |");
         let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
         for r in of_run {
-            let runs = if r[5] == "0" { "–".to_string() } else { r[5].clone() };
+            let iterations = if r[5] == "0" { "–".to_string() } else { r[5].clone() };
             let share =
                 r[6].parse::<f64>().ok().filter(|&s| s > 0.0).map_or("–".into(), |s| format!("{:.1}%", 100.0 * s));
             let _ = writeln!(
@@ -689,7 +689,7 @@ fn modeled_loops(dir: &Path, md: &mut String) {
                 r[2],
                 r[3],
                 r[4],
-                runs,
+                iterations,
                 share,
                 r[8],
                 r[9],
