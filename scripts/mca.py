@@ -18,9 +18,10 @@ a level that neither the CPU nor an emulator here runs (`avx2-vnni`:
 `--static group_t_sum_on:vpdpwssd`).
 
 How far to trust it: on the Zen 4, the one modeled core at hand, the AVX2 power-sum loop
-of cards came within 7% of its measured rate, and the AVX2 sliding-window loop of kayles
-40% under its measured cycles (docs/design/simd.md, "Modeled loops"). Read it for which
-unit a loop loads most and for how one loop compares across cores, not for times.
+of cards and the AVX2 sliding-window loop of kayles came within 7% of their measured
+cycles, bound by throughput; a chain of two `vpdpwssd` per sum it put 25% under
+(docs/design/simd.md, "Modeled loops"). Read it for which unit a loop loads most and for
+how one loop compares across cores, not for times.
 
 Output: one CSV row per loop and CPU, printed, or appended to `--out FILE` (replaced
 whole by a temporary file renamed over it; FILE must be missing or a regular file). `iterations` is how often the loop's body ran in the

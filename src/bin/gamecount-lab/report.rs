@@ -663,7 +663,7 @@ fn modeled_loops(dir: &Path, md: &mut String) {
         md,
         "Cycles per iteration of each run's hottest straight runs of code, by llvm-mca's model of \
          each core: every load an L1 hit, no clock. A model, not a time: on the Zen 4 it came within \
-         7% of the power sum's measured rate and 40% under kayles' window loop \
+         7% of the power sum's and kayles' window loops, and 25% under a chain of two vpdpwssd \
          (docs/design/simd.md, \"Modeled loops\"). `share`: the loop's part of the run's \
          instructions; `bound`: the cycles its busiest units alone need.\n"
     );
