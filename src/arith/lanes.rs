@@ -24,9 +24,9 @@
 //!
 //! The lanes are those of a backend ([`Mont`], `crate::simd`): the helpers are written
 //! once over its primitives, and each backend brings its own REDC (`vpmuludq` on even
-//! and odd lanes with AVX2 and AVX-512, six per eight or sixteen lanes; `vmull` on NEON;
-//! `wide`'s high and low products on the portable backend), which all compute the same
-//! values. A kernel that builds a `ModLanes<B>` must itself run inside a
+//! and odd lanes with AVX2 and AVX-512, six per eight or sixteen lanes; `vmull` on NEON,
+//! and `sqdmulh` for its lazy products; `wide`'s high and low products on the portable
+//! backend), which all compute the same values. A kernel that builds a `ModLanes<B>` must itself run inside a
 //! [`multiversion!`](crate::multiversion) entry point of `B`'s level.
 //!
 //! The lazy product, for `p < 2^30` (the Project Euler prime is one), is the *additive*
@@ -140,7 +140,8 @@ impl<B: Mont> ModLanes<B> {
     #[inline(always)]
     pub fn mul_lazy(&self, a: B::V, b: B::V) -> B::V {
         debug_assert!(self.lazy_ok());
-        self.mul_unreduced(a, b)
+        // The inputs below 2p < 2^31 allow the backend's signed form of the same REDC.
+        B::redc_lazy(a, b, self.p, self.neg_p_inv)
     }
 
     /// Montgomery product left unreduced: a value below `2p` congruent to `a·b·2^-32`, for

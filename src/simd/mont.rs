@@ -82,6 +82,15 @@ pub trait Mont: Backend {
     /// additive REDC; `neg_p_inv` is `-p^-1 mod 2^32`).
     fn redc_additive(a: Self::V, b: Self::V, p: Self::V, neg_p_inv: Self::V) -> Self::V;
 
+    /// [`Mont::redc_additive`] for the lazy products, whose factors are below `2p` and
+    /// `p < 2^30`: the same value, for `a, b < 2^31` as well as `a·b < p·2^32`. A backend
+    /// with a signed doubling high product (NEON's `sqdmulh`) takes the high halves of
+    /// four lanes in one instruction there, where the unsigned ones take two and a shuffle.
+    #[inline(always)]
+    fn redc_lazy(a: Self::V, b: Self::V, p: Self::V, neg_p_inv: Self::V) -> Self::V {
+        Self::redc_additive(a, b, p, neg_p_inv)
+    }
+
     /// The extra operand of [`Mont::in_vector_sum`].
     fn upper_lanes() -> Self::Upper;
 
@@ -210,6 +219,18 @@ mod tests {
                 let (x2, y2) = (B::add(x, pv), B::add(y, B::and(y, pv)));
                 out.push(B::to_array(B::redc_additive(x, y, pv, neg_p_inv)));
                 out.push(B::to_array(B::redc_additive(x2, y2, pv, neg_p_inv)));
+                out.push(B::to_array(B::redc_lazy(x, y, pv, neg_p_inv)));
+                out.push(B::to_array(B::redc_lazy(x2, y2, pv, neg_p_inv)));
+                // Both factors at the top of the lazy range, 2p - 1, and one at 2p - 1.
+                let top = B::sub(B::add(pv, pv), B::splat(1));
+                out.push(B::to_array(B::redc_lazy(top, top, pv, neg_p_inv)));
+                out.push(B::to_array(B::redc_lazy(x2, top, pv, neg_p_inv)));
+                if p > 1 << 16 {
+                    // a·b = 2^31 and 2^32: m = 2^31 (the most negative signed m) and m = 0.
+                    let (a, b) = (B::splat(1 << 16), B::splat(1 << 15));
+                    out.push(B::to_array(B::redc_lazy(a, b, pv, neg_p_inv)));
+                    out.push(B::to_array(B::redc_lazy(a, B::add(b, b), pv, neg_p_inv)));
+                }
             }
             out.push(B::to_array(B::in_vector_sum::<0>(x, pv, upper)));
             out.push(B::to_array(B::in_vector_sum::<1>(x, pv, upper)));
