@@ -26,8 +26,9 @@
 //! once over its primitives, and each backend brings its own REDC (`vpmuludq` on even
 //! and odd lanes with AVX2 and AVX-512, six per eight or sixteen lanes; `vmull` on NEON,
 //! and `sqdmulh` for its lazy products; `wide`'s high and low products on the portable
-//! backend), which all compute the same values. A kernel that builds a `ModLanes<B>` must itself run inside a
-//! [`multiversion!`](crate::multiversion) entry point of `B`'s level.
+//! backend), which all compute the same values. A kernel that builds a `ModLanes<B>`
+//! must itself run inside a [`multiversion!`](crate::multiversion) entry point of `B`'s
+//! level.
 //!
 //! The lazy product, for `p < 2^30` (the Project Euler prime is one), is the *additive*
 //! REDC `(t + m·p)/R` with `m = -t·p^-1 mod R`: for inputs below `2p`, `t < 4p^2 <= p·R`,
