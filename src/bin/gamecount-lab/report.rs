@@ -564,11 +564,17 @@ fn backends(dir: &Path, md: &mut String) {
     }
 }
 
+/// The rows of `dir/name` below its header that have at least `fields` fields: none when
+/// the file is missing, so that its section is left out.
+fn csv_rows(dir: &Path, name: &str, fields: usize) -> Vec<Vec<String>> {
+    let Ok(text) = std::fs::read_to_string(dir.join(name)) else { return Vec::new() };
+    text.lines().skip(1).map(csv_split).filter(|r| r.len() >= fields).collect()
+}
+
 /// The table of `versus.csv` (`scripts/versus.sh`): this project against an earlier
 /// commit of itself, each row one instance of one side-by-side run.
 fn versus(dir: &Path, md: &mut String) {
-    let Ok(text) = std::fs::read_to_string(dir.join("versus.csv")) else { return };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+    let rows = csv_rows(dir, "versus.csv", 11);
     if rows.is_empty() {
         return;
     }
@@ -653,8 +659,7 @@ fn avx512_intel(dir: &Path, md: &mut String) {
 /// each profiled run, one table per run, a row per loop and core. A model, not a
 /// measurement: the section says so, and where it was checked.
 fn modeled_loops(dir: &Path, md: &mut String) {
-    let Ok(text) = std::fs::read_to_string(dir.join("mca.csv")) else { return };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 15).collect();
+    let rows = csv_rows(dir, "mca.csv", 15);
     if rows.is_empty() {
         return;
     }
@@ -704,8 +709,7 @@ fn modeled_loops(dir: &Path, md: &mut String) {
 /// The table of `grundy.csv` (`scripts/grundy.sh`): the octal games of the README, each
 /// row a game, its arguments and kernel, what the run found and its compute time.
 fn grundy(dir: &Path, md: &mut String) {
-    let Ok(text) = std::fs::read_to_string(dir.join("grundy.csv")) else { return };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 16).collect();
+    let rows = csv_rows(dir, "grundy.csv", 16);
     if rows.is_empty() {
         return;
     }
@@ -746,8 +750,7 @@ fn grundy(dir: &Path, md: &mut String) {
 /// The plots of `grundy-scaling.csv` (`scripts/grundy-scaling.sh`): per game, every
 /// Grundy variant's compute time against N, with the slope of each line.
 fn grundy_scaling(dir: &Path, plots: &Path, md: &mut String) -> Result<(), String> {
-    let Ok(text) = std::fs::read_to_string(dir.join("grundy-scaling.csv")) else { return Ok(()) };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 10).collect();
+    let rows = csv_rows(dir, "grundy-scaling.csv", 10);
     if rows.is_empty() {
         return Ok(());
     }
@@ -797,8 +800,7 @@ fn grundy_scaling(dir: &Path, plots: &Path, md: &mut String) -> Result<(), Strin
 /// every variant's criterion median with its 95% interval and its speed-up over the
 /// family's reference, all from one side-by-side run of the group.
 fn criterion(dir: &Path, md: &mut String) {
-    let Ok(text) = std::fs::read_to_string(dir.join("criterion.csv")) else { return };
-    let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).filter(|r| r.len() >= 11).collect();
+    let rows = csv_rows(dir, "criterion.csv", 11);
     if rows.is_empty() {
         return;
     }
