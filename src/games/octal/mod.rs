@@ -3,7 +3,7 @@
 //!
 //! Theory (`docs/theory/octal.md`): a code `d0.d1…dk` gives the moves (§1); `G(n)` is
 //! the mex of the options' values (§2); the Guy–Smith theorem turns a finite table into
-//! a proof of periodicity (§3, [`certify`]); the sparse-space method computes long tables
+//! a proof of periodicity (§3, [`certify()`]); the sparse-space method computes long tables
 //! fast (§4, [`crate::kernels::grundy`]); and the ordered `K`-tuples of heaps with
 //! nim-sum 0 are counted from the value counts by a Walsh–Hadamard transform and a power
 //! sum (§5, [`count_p_positions`]).
@@ -192,7 +192,7 @@ pub fn table_bytes(heaps: u64, variant: GrundyVariant) -> u64 {
 pub enum Reach {
     /// The kernel computes every heap.
     EveryHeap,
-    /// The kernel computes tables of doubling length, each checked by [`certify`]; once a
+    /// The kernel computes tables of doubling length, each checked by [`certify()`]; once a
     /// period is certified, the heaps past the table are copied from it (§3: the theorem
     /// makes them equal to the computed ones). Games that are not octal are computed.
     ByPeriod,

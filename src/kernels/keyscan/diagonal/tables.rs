@@ -48,7 +48,7 @@ pub struct LineTables {
     /// triangular count of the earlier strips' words: one load and an add per flag a
     /// losing triple sets, where the count took a dozen instructions.
     pub(super) strip_base: Vec<usize>,
-    /// The backend the searches of a continued window run on (see [`PairSource::simd`]).
+    /// The backend the searches of a continued window run on (see [`PairSource::simd`](super::window::PairSource::simd)).
     pub(super) simd: Simd,
 }
 
