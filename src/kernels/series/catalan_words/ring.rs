@@ -7,11 +7,11 @@ use crate::simd::dots::DoubleVec;
 /// The moduli this variant takes: `N = 2^a·q` with `a <= 16` and odd `q < 2^21`.
 #[derive(Clone, Copy, Debug)]
 pub struct WordRing {
-    pub(super) split: SplitModulus,
+    split: SplitModulus,
     /// `2^a - 1`.
-    pub(super) mask: u32,
-    pub(super) q: f64,
-    pub(super) q_inverse: f64,
+    mask: u32,
+    q: f64,
+    q_inverse: f64,
     /// `(2^a)^{-1} mod q`.
     inverse_of_pow2: f64,
 }
@@ -52,7 +52,7 @@ impl WordRing {
     /// The residue in `[0, q)` of an integer `|v| < 2^52`, without branches (their
     /// outcomes are data: mispredicted half the time, they cost more than the rest).
     #[inline(always)]
-    pub(super) fn residue_odd(&self, v: f64) -> u64 {
+    fn residue_odd(&self, v: f64) -> u64 {
         let q = self.split.odd as i64;
         // The estimate of v/q is off by less than 1/2: r is in (-q, 2q).
         let r = (-(v * self.q_inverse).floor()).mul_add(self.q, v) as i64;
@@ -65,7 +65,7 @@ impl WordRing {
     /// `r = v2 + 2^a·((vq - v2)·(2^a)^{-1} mod q)`, with `f64` steps instead of divisions
     /// (every product below `2^42`).
     #[inline(always)]
-    pub(super) fn combine(&self, v2: u32, vq: f64) -> u64 {
+    fn combine(&self, v2: u32, vq: f64) -> u64 {
         let v2 = (v2 & self.mask) as f64;
         let diff = self.residue_odd(self.residue_odd(vq) as f64 - v2);
         (v2 as u64) + (self.residue_odd(diff as f64 * self.inverse_of_pow2) << self.split.two_bits)
@@ -98,7 +98,7 @@ impl WordRing {
     /// [`WordRing::combine_all`] on at most eight slots (a function, not a closure, so
     /// that it is inlined into the entry point and gets its instruction set).
     #[inline(always)]
-    pub(super) fn combine_block(&self, chunk: &mut [u64]) {
+    fn combine_block(&self, chunk: &mut [u64]) {
         let (inverse, pow2) = (self.inverse_of_pow2, (1u64 << self.split.two_bits) as f64);
         let mut out = [0f64; 8];
         for (o, &slot) in out.iter_mut().zip(chunk.iter()) {
@@ -115,10 +115,50 @@ impl WordRing {
     /// A value `v` with `|v| < 2^52` to `[0, q)`: the estimate `floor(v/q)` is off by at
     /// most one either way.
     #[inline(always)]
-    pub(super) fn residue(&self, v: f64) -> f64 {
+    fn residue(&self, v: f64) -> f64 {
         let q = self.q;
         let r = (-(v * self.q_inverse).floor()).mul_add(q, v);
         let r = if r < 0.0 { r + q } else { r };
         if r >= q { r - q } else { r }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::SplitMix64;
+
+    /// The vectorised Chinese remainders against the scalar ones, on the extremes of the
+    /// packed sums (the `Z/q` sum up to `±16·(2^20 + 1)`, any `2^a` word) and random
+    /// ones, for moduli across the words' range, with a length that leaves a remainder.
+    #[test]
+    fn combine_all_matches_combine() {
+        let mut rng = SplitMix64(0xC0B1);
+        let bound = 16 * ((1i64 << 20) + 1);
+        for n in [8 * 1_000_000_000u64, (1 << 16) * ((1 << 21) - 1), 3, 1 << 16, 8 * 1953125, 5 * 7 * 11 * 13 * 17] {
+            let ring = WordRing::new(n).unwrap();
+            let mut slots: Vec<u64> = [-bound, -bound + 1, -1, 0, 1, bound - 1, bound, (ring.q as i64) / 2]
+                .iter()
+                .flat_map(|&vq| [0u32, 1, 0xFFFF, u32::MAX].map(move |v2| v2 as u64 | (vq as i32 as u32 as u64) << 32))
+                .collect();
+            slots.extend((0..203).map(|_| {
+                let vq = rng.below(2 * bound as u64 + 1) as i64 - bound;
+                rng.next_u64() as u32 as u64 | (vq as i32 as u32 as u64) << 32
+            }));
+            let expected: Vec<u64> =
+                slots.iter().map(|&s| ring.combine(s as u32, (s >> 32) as u32 as i32 as f64)).collect();
+            ring.combine_all(&mut slots);
+            assert_eq!(slots, expected, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_word_ring_takes_exactly_its_moduli() {
+        for n in [1u64, 3, 8, 8 * 1_000_000_000, (1 << 16) * ((1 << 21) - 1), 1 << 16, (1 << 21) - 2] {
+            assert!(WordRing::new(n).is_some(), "{n}");
+        }
+        for n in [1u64 << 17, 3 << 17, 8 * ((1 << 21) + 1), 8 * 1_000_000_007] {
+            assert!(WordRing::new(n).is_none(), "{n}");
+        }
     }
 }

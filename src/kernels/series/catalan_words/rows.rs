@@ -162,12 +162,12 @@ pub(super) fn pairs3<P: PairVec>(planes: [Plane; 3], j: usize) -> [P; 3] {
 
 /// The three planes `[two, v0, v1]` of one series.
 pub(super) struct Planes<'a> {
-    pub(super) planes: [&'a mut [PairRow]; 3],
-    pub(super) mask: usize,
+    planes: [&'a mut [PairRow]; 3],
+    mask: usize,
     /// Rows of a mirrored ring (0 otherwise): each row is also stored this many rows
     /// further on, so that any run of at most `ring` rows is consecutive in memory
     /// ([`Rows::run`]) even where it wraps.
-    pub(super) ring: usize,
+    ring: usize,
 }
 
 /// How a set of planes stores its rows.

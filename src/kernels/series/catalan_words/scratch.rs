@@ -16,16 +16,16 @@ use crate::simd::dots::{PairRow, PairVec};
 pub(super) struct Scratch;
 
 /// The kept rows (empty until the first call; grown, never shrunk, up to 1 MiB).
-pub(super) static SCRATCH: Mutex<Vec<PairRow>> = Mutex::new(Vec::new());
+static SCRATCH: Mutex<Vec<PairRow>> = Mutex::new(Vec::new());
 
 impl Scratch {
     /// The most rows kept between calls (1 MiB): larger requests are rare (tens of
     /// thousands of pins) and take long enough that their own allocation does not matter.
-    pub(super) const ROWS: usize = 1 << 14;
+    const ROWS: usize = 1 << 14;
 
     /// Runs `f` on `rows` rows of which the first `zeroed` are zero (see [`Scratch::lease`]).
     #[cfg(test)]
-    pub(super) fn with<T>(rows: usize, zeroed: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
+    fn with<T>(rows: usize, zeroed: usize, f: impl FnOnce(&mut [PairRow]) -> T) -> T {
         f(Self::lease(rows, zeroed).rows())
     }
 
@@ -59,7 +59,7 @@ impl Scratch {
     /// allocator as zeroed memory, not written with zeros: fresh pages come zeroed from
     /// the kernel, and the allocator, which knows they are fresh, leaves them alone, where
     /// writing 78 KiB of zeros over them cost 3–4 µs of a fresh f(1000) (Zen 4, probe).
-    pub(super) fn fresh_zero_rows(rows: usize) -> Vec<PairRow> {
+    fn fresh_zero_rows(rows: usize) -> Vec<PairRow> {
         if rows == 0 {
             return Vec::new();
         }
@@ -152,7 +152,41 @@ impl Layout {
     /// of 4 KiB from the one before, so that the same row of two planes (read together)
     /// never shares the low 12 address bits (4K aliasing stalls loads behind unrelated
     /// stores) or an L1 set.
-    pub(super) fn stride(len: usize) -> usize {
+    fn stride(len: usize) -> usize {
         len.next_multiple_of(64) + 16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::dots::PAIR_LANES;
+
+    #[test]
+    fn fresh_scratch_rows_are_zero_and_writable() {
+        for rows in [0, 1, 2, 63, 64, 65, 1248, Scratch::ROWS] {
+            let mut fresh = Scratch::fresh_zero_rows(rows);
+            assert_eq!((fresh.len(), fresh.capacity()), (rows, rows));
+            assert!(fresh.iter().all(|row| *row == PairRow::ZERO), "{rows}");
+            assert!(fresh.as_ptr().addr().is_multiple_of(64), "{rows}: rows are 64-byte aligned");
+            fresh.iter_mut().enumerate().for_each(|(i, row)| row.0 = [i as i32; PAIR_LANES]);
+            assert!(fresh.iter().enumerate().all(|(i, row)| row.0 == [i as i32; PAIR_LANES]));
+            // Grown and dropped through Vec's own paths: the layout must be Vec's.
+            fresh.push(PairRow::ZERO);
+            assert_eq!(fresh.len(), rows + 1);
+        }
+    }
+
+    #[test]
+    fn the_scratch_serves_small_and_large_requests() {
+        for rows in [0, 1, 3, Scratch::ROWS, Scratch::ROWS + 1] {
+            let zeroed = rows / 2;
+            let len = Scratch::with(rows, zeroed, |r| {
+                assert!(r[..zeroed].iter().all(|row| *row == PairRow::ZERO));
+                r.iter_mut().for_each(|row| row.0[0] = 1);
+                r.len()
+            });
+            assert_eq!(len, rows);
+        }
     }
 }

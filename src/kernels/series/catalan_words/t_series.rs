@@ -11,7 +11,7 @@ use crate::simd::dots::{DoubleVec, PairRow, PairVec};
 /// pairs of terms, a single last term if the half has odd length, doubled, plus
 /// `T_{k/2}^2` for even `k`.
 #[inline(always)]
-pub(super) fn t_direct<P: PairVec, S: Rows>(rows: S, k: usize) -> P {
+fn t_direct<P: PairVec, S: Rows>(rows: S, k: usize) -> P {
     let h = k.div_ceil(2) - 1; // terms i = 1..=h of the half sum
     let mut acc = P::zero();
     let mut i = 1;
@@ -30,7 +30,7 @@ pub(super) fn t_direct<P: PairVec, S: Rows>(rows: S, k: usize) -> P {
 }
 
 /// Where [`t_main`] adds its chunks: `i32` lanes (the `2^a` plane, wrapping) or `f64`.
-pub(super) enum Sums<'a, P: PairVec> {
+enum Sums<'a, P: PairVec> {
     Words(&'a mut [P; R]),
     Doubles(&'a mut [P::Doubles; R]),
 }
@@ -39,7 +39,7 @@ pub(super) enum Sums<'a, P: PairVec> {
 /// `i = LOW+1 ..= l` in steps of two, `chunk` called with the sums of every
 /// [`CHUNK_STEPS`] steps (so that the limb planes never overflow `i32`) added to `sums`.
 #[inline(always)]
-pub(super) fn t_main<P: PairVec, S: Rows>(rows: S, k0: usize, l: usize, mut sums: Sums<'_, P>) {
+fn t_main<P: PairVec, S: Rows>(rows: S, k0: usize, l: usize, mut sums: Sums<'_, P>) {
     let steps = (l - LOW) / 2;
     let mut done = 0;
     while done < steps {
@@ -64,7 +64,7 @@ pub(super) fn t_main<P: PairVec, S: Rows>(rows: S, k0: usize, l: usize, mut sums
 /// one `l` for the whole block), plus `T_{k/2}^2` for even `k`. All planes at once: the
 /// indices, parities and the limb pairs (for `s`) are shared.
 #[inline(always)]
-pub(super) fn t_rest<P: PairVec>(planes: [Plane; 3], k: usize, l: usize) -> [P; 4] {
+fn t_rest<P: PairVec>(planes: [Plane; 3], k: usize, l: usize) -> [P; 4] {
     let term = rest_term::<P>;
     let pair = |j| pairs3(planes, j);
     let mut half = [P::zero(); 4];
@@ -91,7 +91,7 @@ pub(super) fn t_rest<P: PairVec>(planes: [Plane; 3], k: usize, l: usize) -> [P; 
 /// `prepare` swaps the words (`swap`) or keeps the low one (a flag, not a function
 /// pointer: a pointer to a vector method would be its baseline instance).
 #[inline(always)]
-pub(super) fn rest_term<P: PairVec>(acc: [P; 4], left: [P; 3], right: [P; 3], swap: bool) -> [P; 4] {
+fn rest_term<P: PairVec>(acc: [P; 4], left: [P; 3], right: [P; 3], swap: bool) -> [P; 4] {
     let [left_two, left_lo, left_hi] = left;
     let [right_two, right_lo, right_hi] = right;
     let left_s = left_lo.add_words(left_hi);
@@ -130,7 +130,7 @@ pub(super) const UNREDUCED_BELOW: usize = 2048;
 /// below `2^51.03` for `k < 2^11`; from there on the middle and high sums are reduced
 /// first (each then below `2^20 + 1`).
 #[inline(always)]
-pub(super) fn t_from_sums<P: PairVec>(
+fn t_from_sums<P: PairVec>(
     ring: &WordRing,
     k: usize,
     x: Coefficient<P>,
@@ -148,19 +148,19 @@ pub(super) fn t_from_sums<P: PairVec>(
 
 /// One character group's computation: `x` one block ahead of `T`, in one loop.
 pub(super) struct Kernel<'a, P: PairVec, X: XSeries<P>> {
-    pub(super) ring: &'a WordRing,
-    pub(super) m: usize,
-    pub(super) x: X,
+    ring: &'a WordRing,
+    m: usize,
+    x: X,
     /// `x` is computed for `k < x_done`.
-    pub(super) x_done: usize,
-    pub(super) planes: Planes<'a>,
+    x_done: usize,
+    planes: Planes<'a>,
     /// `T_1..T_NEW`, and `T_{k-1}..T_{k-NEW}`, and the words of `T_{k-1}`.
-    pub(super) first: [Coefficient<P>; NEW],
-    pub(super) last: [Coefficient<P>; NEW],
-    pub(super) last_words: [P; 3],
+    first: [Coefficient<P>; NEW],
+    last: [Coefficient<P>; NEW],
+    last_words: [P; 3],
     /// `Σ_lanes T_k mod N` per coefficient (until the end of [`Kernel::run`], the lane
     /// sums of both rings, packed).
-    pub(super) sums: Vec<u64>,
+    sums: Vec<u64>,
 }
 
 impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
@@ -182,7 +182,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
 
     /// Computes `x` up to at least `x_k`.
     #[inline(always)]
-    pub(super) fn need_x(&mut self, k: usize) {
+    fn need_x(&mut self, k: usize) {
         while self.x_done <= k {
             self.x.block(self.x_done);
             self.x_done += R;
@@ -229,7 +229,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
     /// Only the low `a <= 16` bits of the `2^a` sums matter, so 16-bit sums suffice; the
     /// `Z/q` values are below `2^20 + 1` in size, their sums below `2^25`: exact `i32`.
     #[inline(always)]
-    pub(super) fn lane_sums(&mut self) {
+    fn lane_sums(&mut self) {
         let [two, lo, hi] = self.planes.all();
         let (low_one, low_limb) = (P::splat(1), P::splat(LIMB as i32));
         let (high_one, high_limb) = (P::splat(1 << 16), P::splat((LIMB as i32) << 16));
@@ -248,7 +248,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
     /// `T_{k0..k0+R}` (those up to `m`). A last, partial block is summed whole: its extra
     /// outputs read existing pairs (below `k0 - LOW`) and are dropped.
     #[inline(always)]
-    pub(super) fn t_block(&mut self, k0: usize) {
+    fn t_block(&mut self, k0: usize) {
         // l: the blocked stretch is i = LOW+1 ..= l for the whole block, l <= h(k0) and
         // l - LOW even (whole steps); each output adds its own i = l+1 ..= h(k).
         let h0 = k0.div_ceil(2) - 1;
@@ -292,7 +292,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
     /// chunks of [`CHUNK_STEPS`] and half the conversions of the general path (whose
     /// `f64` accumulators, `3·R` pairs of vectors, did not fit in the registers either).
     #[inline(always)]
-    pub(super) fn t_block_words(&mut self, k0: usize, l: usize) {
+    fn t_block_words(&mut self, k0: usize, l: usize) {
         let steps = (l - LOW) / 2;
         let first = LOW + 1;
         let mut main = [[P::zero(); R]; 4];
@@ -322,7 +322,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
     /// `2^51.1`): subtracts `2·Σ_{i<=NEW} T_i·T_{k-i}`, `T_1·T_{k-1}` last, and balances.
     /// `|2·Σ| <= 2·NEW·2^40 < 2^43`, so every value stays below `2^52`.
     #[inline(always)]
-    pub(super) fn add_newest(&self, mut value: Coefficient<P>) -> Coefficient<P> {
+    fn add_newest(&self, mut value: Coefficient<P>) -> Coefficient<P> {
         for (t, prev) in self.first.iter().zip(&self.last).rev() {
             value.two = value.two - (t.two + t.two) * prev.two;
             value.odd = (t.odd + t.odd).neg_mul_add(prev.odd, value.odd);
@@ -334,7 +334,7 @@ impl<'a, P: PairVec, X: XSeries<P>> Kernel<'a, P, X> {
     /// Records `T_k` (balanced): its words in the rows (its lane sums come from there at
     /// the end, [`Self::lane_sums`]).
     #[inline(always)]
-    pub(super) fn store(&mut self, k: usize, value: Coefficient<P>) {
+    fn store(&mut self, k: usize, value: Coefficient<P>) {
         let words = value.words();
         if k <= NEW {
             self.first[k - 1] = value;

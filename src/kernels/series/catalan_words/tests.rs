@@ -6,40 +6,6 @@ use crate::kernels::SplitMix64;
 use crate::kernels::series::check::check_characters;
 use crate::kernels::series::series_catalan;
 
-/// The vectorised Chinese remainders against the scalar ones, on the extremes of the
-/// packed sums (the `Z/q` sum up to `±16·(2^20 + 1)`, any `2^a` word) and random
-/// ones, for moduli across the words' range, with a length that leaves a remainder.
-#[test]
-fn combine_all_matches_combine() {
-    let mut rng = SplitMix64(0xC0B1);
-    let bound = 16 * ((1i64 << 20) + 1);
-    for n in [8 * 1_000_000_000u64, (1 << 16) * ((1 << 21) - 1), 3, 1 << 16, 8 * 1953125, 5 * 7 * 11 * 13 * 17] {
-        let ring = WordRing::new(n).unwrap();
-        let mut slots: Vec<u64> = [-bound, -bound + 1, -1, 0, 1, bound - 1, bound, (ring.q as i64) / 2]
-            .iter()
-            .flat_map(|&vq| [0u32, 1, 0xFFFF, u32::MAX].map(move |v2| v2 as u64 | (vq as i32 as u32 as u64) << 32))
-            .collect();
-        slots.extend((0..203).map(|_| {
-            let vq = rng.below(2 * bound as u64 + 1) as i64 - bound;
-            rng.next_u64() as u32 as u64 | (vq as i32 as u32 as u64) << 32
-        }));
-        let expected: Vec<u64> =
-            slots.iter().map(|&s| ring.combine(s as u32, (s >> 32) as u32 as i32 as f64)).collect();
-        ring.combine_all(&mut slots);
-        assert_eq!(slots, expected, "n = {n}");
-    }
-}
-
-#[test]
-fn the_word_ring_takes_exactly_its_moduli() {
-    for n in [1u64, 3, 8, 8 * 1_000_000_000, (1 << 16) * ((1 << 21) - 1), 1 << 16, (1 << 21) - 2] {
-        assert!(WordRing::new(n).is_some(), "{n}");
-    }
-    for n in [1u64 << 17, 3 << 17, 8 * ((1 << 21) + 1), 8 * 1_000_000_007] {
-        assert!(WordRing::new(n).is_none(), "{n}");
-    }
-}
-
 #[inline(always)]
 fn karatsuba_case_generic<B: Dots>(_unit: ()) {
     let mut rng = SplitMix64(0x4A2A);
@@ -294,33 +260,5 @@ fn a_run_checks_the_rows_its_unchecked_loads_read() {
         let unchecked = unsafe { run.even_part_unchecked::<Pairs>(e, 0) };
         let (a, b) = (Pairs::zero().with_part(0, unchecked), Pairs::zero().with_part(0, run.even_part::<Pairs>(e, 0)));
         assert_eq!(a.to_array(), b.to_array(), "row {e}");
-    }
-}
-
-#[test]
-fn fresh_scratch_rows_are_zero_and_writable() {
-    for rows in [0, 1, 2, 63, 64, 65, 1248, Scratch::ROWS] {
-        let mut fresh = Scratch::fresh_zero_rows(rows);
-        assert_eq!((fresh.len(), fresh.capacity()), (rows, rows));
-        assert!(fresh.iter().all(|row| *row == PairRow::ZERO), "{rows}");
-        assert!(fresh.as_ptr().addr().is_multiple_of(64), "{rows}: rows are 64-byte aligned");
-        fresh.iter_mut().enumerate().for_each(|(i, row)| row.0 = [i as i32; PAIR_LANES]);
-        assert!(fresh.iter().enumerate().all(|(i, row)| row.0 == [i as i32; PAIR_LANES]));
-        // Grown and dropped through Vec's own paths: the layout must be Vec's.
-        fresh.push(PairRow::ZERO);
-        assert_eq!(fresh.len(), rows + 1);
-    }
-}
-
-#[test]
-fn the_scratch_serves_small_and_large_requests() {
-    for rows in [0, 1, 3, Scratch::ROWS, Scratch::ROWS + 1] {
-        let zeroed = rows / 2;
-        let len = Scratch::with(rows, zeroed, |r| {
-            assert!(r[..zeroed].iter().all(|row| *row == PairRow::ZERO));
-            r.iter_mut().for_each(|row| row.0[0] = 1);
-            r.len()
-        });
-        assert_eq!(len, rows);
     }
 }

@@ -253,19 +253,19 @@ pub(super) fn window_part<P: PairVec, S: Rows>(
 
 /// A left operand of [`window_part`]: swapped, unless the window holds swapped pairs.
 #[inline(always)]
-pub(super) fn window_left<Q: PairPart>(a: Q) -> Q {
+fn window_left<Q: PairPart>(a: Q) -> Q {
     if Q::WORD_BLEND { a } else { a.swap_words() }
 }
 
 /// An even pair of [`window_part`]'s window (a row as stored), swapped where the window
 /// holds swapped pairs.
 #[inline(always)]
-pub(super) fn window_even<Q: PairPart>(row: Q) -> Q {
+fn window_even<Q: PairPart>(row: Q) -> Q {
     if Q::WORD_BLEND { row.swap_words() } else { row }
 }
 
 /// An odd pair of [`window_part`]'s window, from the rows below and above it.
 #[inline(always)]
-pub(super) fn window_odd<Q: PairPart>(low: Q, high: Q) -> Q {
+fn window_odd<Q: PairPart>(low: Q, high: Q) -> Q {
     if Q::WORD_BLEND { Q::swapped_between(low, high) } else { Q::between(low, high) }
 }

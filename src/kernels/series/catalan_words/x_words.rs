@@ -8,28 +8,28 @@ use crate::simd::dots::{DoubleVec, PairRow, PairVec};
 
 /// The `x` recurrence, one block of `R` outputs at a time, into a ring of rows.
 pub(super) struct XRecurrence<'a, P: PairVec> {
-    pub(super) ring: &'a WordRing,
-    pub(super) num: &'a [[i32; LANES16]],
+    ring: &'a WordRing,
+    num: &'a [[i32; LANES16]],
     /// `den_1, den_2` for the `f64` path.
-    pub(super) newest: [Coefficient<P>; NEW_X],
+    newest: [Coefficient<P>; NEW_X],
     /// `(den_i, den_{i+1})` for `i = NEW_X + 1, NEW_X + 3, ...`: swapped, with the pair
     /// `(x_{k-i-1}, x_{k-i})` the dot product adds both terms. The first `LOW_STEPS`
     /// are summed per output, the others blocked.
-    pub(super) den_pairs: Vec<PairRow>,
+    den_pairs: Vec<PairRow>,
     /// Coefficient `j` is at index `j + offset` of the ring (so that `j < 0` reads the
     /// ring's zero rows).
-    pub(super) offset: usize,
-    pub(super) planes: Planes<'a>,
+    offset: usize,
+    planes: Planes<'a>,
     /// `x_{k-1}, x_{k-2}` and the words of `x_{k-1}`.
-    pub(super) last: [Coefficient<P>; NEW_X],
-    pub(super) last_words: [P; 3],
+    last: [Coefficient<P>; NEW_X],
+    last_words: [P; 3],
     /// `x_k` at `k % X_VALUES`, for `T` (at most two blocks behind).
-    pub(super) values: [Coefficient<P>; X_VALUES],
+    values: [Coefficient<P>; X_VALUES],
 }
 
 impl<'a, P: PairVec> XRecurrence<'a, P> {
     /// Den pairs summed one output at a time: the terms `NEW_X < i <= LOW_X`.
-    pub(super) const LOW_STEPS: usize = (LOW_X - NEW_X) / 2;
+    const LOW_STEPS: usize = (LOW_X - NEW_X) / 2;
 
     #[inline(always)]
     pub(super) fn new(ring: &'a WordRing, rational: &'a RationalLanes, planes: Planes<'a>, x_ring: usize) -> Self {
@@ -61,7 +61,7 @@ impl<'a, P: PairVec> XRecurrence<'a, P> {
 
     /// `x_k` from the blocked sums of its older terms.
     #[inline(always)]
-    pub(super) fn finish(&mut self, k: usize, acc: [P; 3]) {
+    fn finish(&mut self, k: usize, acc: [P; 3]) {
         let j = self.offset + k;
         // The low pairs, oldest first, so that the newest pair (x_{k-4}, x_{k-3}) joins
         // the sum last.
