@@ -1,3 +1,6 @@
+//! The kernel's parts against their plain forms (the window sums, the runs of rows, the
+//! choice of `x`'s path) and the whole kernel against `catalan`, on every backend.
+
 use super::rows::{Plane, Rows, Run, SumRows};
 use super::t_series::{BLOCKED_FROM, UNREDUCED_BELOW};
 use super::windows::{karatsuba_dots, sliding_dots};

@@ -6,10 +6,9 @@ use super::rows::Rows;
 use crate::simd::dots::{PairPart, PairVec};
 
 /// `acc[r] += Σ_{t < steps} swap(left.even(first + t)) · rows.pair(base + r - 2t)` for
-/// `r < B`: the plain
-/// sliding-window form (the right operands of consecutive outputs are consecutive pairs,
-/// and one step later the same pairs serve the output two further on). The reference
-/// for [`karatsuba_dots`].
+/// `r < B`: the plain sliding-window form (the right operands of consecutive outputs are
+/// consecutive pairs, and one step later the same pairs serve the output two further
+/// on). The reference for [`karatsuba_dots`].
 #[cfg(test)]
 #[inline(always)]
 pub(super) fn sliding_dots<const B: usize, P: PairVec, S: Rows>(
