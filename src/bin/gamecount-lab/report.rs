@@ -525,6 +525,9 @@ fn backends(dir: &Path, md: &mut String) {
         } else {
             let lim = limits.first().expect("not empty");
             let _ = writeln!(md, "\nLimits: `{stem}.roofline.csv`, {} at {}.", lim.date, lim.commit);
+            if let Some(host) = host_state(&limits) {
+                let _ = writeln!(md, "\n{host}");
+            }
         }
         let _ = writeln!(md, "\n| instance | backend | threads | kernel | median | fastest | bound | ratio | answer |");
         let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
@@ -562,6 +565,43 @@ fn backends(dir: &Path, md: &mut String) {
         }
         let _ = writeln!(md);
     }
+}
+
+/// What the limits of a run say of the host during it, in a sentence, or `None` when they
+/// lack both figures. Two signs of a host busy elsewhere, measured beside the times: the
+/// L1 reads of all threads against as many times one thread's (near 1 when each vCPU has
+/// its core to itself; a core shared with another guest's thread slows a
+/// throughput-bound loop by about half), and the fastest first write to a fresh 2 MiB
+/// page (a few hundred microseconds when the host has the memory at hand, milliseconds
+/// when it must back it again). Both slow the short runs, and raise the bounds of the
+/// same run.
+fn host_state(limits: &[Limit]) -> Option<String> {
+    let l1 = |threads: usize| {
+        limits.iter().find(|l| l.quantity.starts_with("L1 reads") && l.threads == threads).map(|l| l.value)
+    };
+    let all = limits.iter().filter(|l| l.quantity.starts_with("L1 reads")).map(|l| l.threads).max().unwrap_or(1);
+    let scaling = (all >= 2).then(|| l1(1).zip(l1(all))).flatten().map(|(one, many)| {
+        format!(
+            "L1 reads on {all} threads ran at {:.2} of {all} times one thread's rate (close to 1 when each \
+             vCPU has its core to itself)",
+            many / (one * all as f64)
+        )
+    });
+    let page = limits.iter().find(|l| l.quantity == "first write to a fresh 2 MiB page" && l.unit == "µs").map(|l| {
+        format!(
+            "the first write to a fresh 2 MiB page took {} at best (a few hundred microseconds when the host \
+             has the memory at hand)",
+            fmt_seconds(l.value * 1e-6)
+        )
+    });
+    let found: Vec<String> = scaling.into_iter().chain(page).collect();
+    (!found.is_empty()).then(|| {
+        format!(
+            "The host during these runs: {}. A vCPU whose core is busy elsewhere, or memory the host must \
+             back again, slows the short runs and raises the bounds measured with them.",
+            found.join(", and ")
+        )
+    })
 }
 
 /// The rows of `dir/name` below its header that have at least `fields` fields: none when
@@ -1153,6 +1193,37 @@ mod tests {
         assert!(rows[0].starts_with("| 2^8 | simd |") && rows[0].ends_with("| – |"), "{}", rows[0]);
         assert!(rows[1].starts_with("| 2^20 | scalar |") && rows[1].ends_with("| 1.00× |"), "{}", rows[1]);
         assert!(rows[2].starts_with("| 2^20 | simd |") && rows[2].ends_with("| 4.00× |"), "{}", rows[2]);
+    }
+
+    /// The host's sentence reads the L1 scaling and the 2 MiB page from the limits, says
+    /// what it has, and is left out when it has neither.
+    #[test]
+    fn the_host_state_comes_from_the_run_limits() {
+        let limit = |quantity: &str, threads: usize, value: f64, unit: &str| Limit {
+            quantity: quantity.into(),
+            threads,
+            value,
+            unit: unit.into(),
+            how: String::new(),
+            machine: String::new(),
+            date: String::new(),
+            commit: String::new(),
+        };
+        let busy = [
+            limit("L1 reads (u64 words)", 1, 13.6, "G/s"),
+            limit("L1 reads (u64 words)", 2, 18.4, "G/s"),
+            limit("first write to a fresh 2 MiB page", 1, 5907.5, "µs"),
+            limit("first write to a fresh 4 KiB page", 1, 1.8, "µs"),
+        ];
+        let text = host_state(&busy).unwrap();
+        assert!(text.contains("L1 reads on 2 threads ran at 0.68 of 2 times one thread's rate"), "{text}");
+        assert!(text.contains("fresh 2 MiB page took 5.91 ms at best"), "{text}");
+        let quiet = [limit("L1 reads (u64 words)", 1, 14.1, "G/s"), limit("L1 reads (u64 words)", 2, 28.0, "G/s")];
+        let text = host_state(&quiet).unwrap();
+        assert!(text.contains("at 0.99 of 2 times") && !text.contains("2 MiB"), "{text}");
+        let one_thread = [limit("L1 reads (u64 words)", 1, 14.1, "G/s")];
+        assert_eq!(host_state(&one_thread), None);
+        assert_eq!(host_state(&[]), None);
     }
 
     /// A family benched per backend (`variant/backend`) is measured against its
