@@ -7,7 +7,8 @@ mod common;
 
 use criterion::{BenchmarkId, Throughput, criterion_group, criterion_main};
 use gamecount::kernels::SplitMix64;
-use gamecount::kernels::ntt::{NttVariant, ntt_radix2};
+use gamecount::kernels::ntt::NttVariant;
+use gamecount::simd::Simd;
 
 const MODULUS: u64 = 8 * 1_000_000_000;
 const LOG_LENS: [u32; 3] = [8, 12, 18];
@@ -25,7 +26,7 @@ fn bench(c: &mut criterion::Criterion) {
         let expected = if log_len <= 12 {
             NttVariant::Reference.run(&a, &b, MODULUS, out)
         } else {
-            ntt_radix2(&a, &b, MODULUS, out)
+            NttVariant::Radix2.run_on(Simd::portable(), &a, &b, MODULUS, out)
         };
         let middle = (0..len).fold(0u128, |s, i| (s + a[i] as u128 * b[len - 1 - i] as u128) % MODULUS as u128) as u64;
         assert_eq!(expected[len - 1], middle, "the middle coefficient is wrong at 2^{log_len}");
@@ -34,10 +35,19 @@ fn bench(c: &mut criterion::Criterion) {
             if variant == NttVariant::Reference && log_len > 12 {
                 continue;
             }
-            assert_eq!(variant.run(&a, &b, MODULUS, out), expected, "{variant} disagrees at 2^{log_len}");
-            group.bench_function(BenchmarkId::new(variant.name(), format!("2^{log_len}")), |bench| {
-                bench.iter(|| variant.run(&a, &b, MODULUS, out))
-            });
+            // The reference is scalar `u128` arithmetic on every backend: timed once.
+            // The transforms side by side on every backend: ids ntt/radix2/<backend>/2^k.
+            let backends = if variant == NttVariant::Reference { vec![Simd::portable()] } else { Simd::available() };
+            for simd in backends {
+                let run = || variant.run_on(simd, &a, &b, MODULUS, out);
+                assert_eq!(run(), expected, "{variant} on {simd} disagrees at 2^{log_len}");
+                let id = if variant == NttVariant::Reference {
+                    variant.name().to_string()
+                } else {
+                    format!("{}/{simd}", variant.name())
+                };
+                group.bench_function(BenchmarkId::new(id, format!("2^{log_len}")), |bench| bench.iter(run));
+            }
         }
     }
     group.finish();

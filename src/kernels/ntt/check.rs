@@ -3,6 +3,7 @@
 use super::{NttVariant, ntt_reference};
 use crate::kernels::SplitMix64;
 use crate::kernels::ntt::traversal::TILE_LEN;
+use crate::simd::Simd;
 
 /// Moduli the checks use: the smallest, the Project Euler ones times 8 (what the Kayles
 /// series need), composite and power-of-two ones, and the largest accepted.
@@ -27,11 +28,11 @@ pub fn check_lengths(max_len: usize) -> Vec<usize> {
     lengths
 }
 
-/// Runs `variant` against [`ntt_reference`] for pairs of lengths from
-/// [`check_lengths`], truncations at, below and above the full length, and inputs that
-/// are random, all zero and all `N - 1` (the largest exact coefficients, which decide
-/// how many primes are needed).
-pub fn check_variant(variant: NttVariant, max_len: usize) -> Result<(), String> {
+/// Runs `variant` on `simd`'s backend against [`ntt_reference`] for pairs of lengths
+/// from [`check_lengths`], truncations at, below and above the full length, and inputs
+/// that are random, all zero and all `N - 1` (the largest exact coefficients, which
+/// decide how many primes are needed).
+pub fn check_variant(simd: Simd, variant: NttVariant, max_len: usize) -> Result<(), String> {
     let mut rng = SplitMix64(0x177 + max_len as u64);
     let lengths = check_lengths(max_len);
     for &modulus in &CHECK_MODULI {
@@ -46,18 +47,18 @@ pub fn check_variant(variant: NttVariant, max_len: usize) -> Result<(), String> 
                     };
                     let (a, b) = (input(la, &mut rng), input(lb, &mut rng));
                     for out_len in [full, full / 2, full + 3] {
-                        let got = variant.run(&a, &b, modulus, out_len);
+                        let got = variant.run_on(simd, &a, &b, modulus, out_len);
                         if got != ntt_reference(&a, &b, modulus, out_len) {
                             return Err(format!(
-                                "ntt {variant}: N={modulus} la={la} lb={lb} out={out_len} input kind {kind} differs"
+                                "ntt {variant} on {simd:?}: N={modulus} la={la} lb={lb} out={out_len} input kind {kind} differs"
                             ));
                         }
                     }
                 }
                 // Squaring takes its own path (one forward transform).
                 let a: Vec<u64> = (0..la).map(|_| rng.below(modulus)).collect();
-                if variant.run(&a, &a, modulus, 2 * la) != ntt_reference(&a, &a, modulus, 2 * la) {
-                    return Err(format!("ntt {variant}: N={modulus} squaring of length {la} differs"));
+                if variant.run_on(simd, &a, &a, modulus, 2 * la) != ntt_reference(&a, &a, modulus, 2 * la) {
+                    return Err(format!("ntt {variant} on {simd:?}: N={modulus} squaring of length {la} differs"));
                 }
             }
         }
@@ -81,37 +82,42 @@ mod tests {
     fn cyclic_products_fold_the_full_product() {
         use crate::kernels::ntt::ProductPlan;
         let mut rng = SplitMix64(0xC7C);
-        let plan = ProductPlan::new(1 << 10);
-        for &modulus in &CHECK_MODULI {
-            for (la, lb, len) in [(1, 1, 1), (3, 2, 4), (16, 16, 16), (9, 16, 16), (100, 37, 128), (512, 512, 512)] {
-                let a: Vec<u64> = (0..la).map(|_| rng.below(modulus)).collect();
-                let b: Vec<u64> = (0..lb).map(|_| rng.below(modulus)).collect();
-                let full = ntt_reference(&a, &b, modulus, la + lb - 1);
-                let mut folded = vec![0u128; len];
-                for (k, &v) in full.iter().enumerate() {
-                    folded[k % len] = (folded[k % len] + v as u128) % modulus as u128;
+        for simd in Simd::available() {
+            let plan = ProductPlan::new(simd, 1 << 10);
+            for &modulus in &CHECK_MODULI {
+                for (la, lb, len) in [(1, 1, 1), (3, 2, 4), (16, 16, 16), (9, 16, 16), (100, 37, 128), (512, 512, 512)]
+                {
+                    let a: Vec<u64> = (0..la).map(|_| rng.below(modulus)).collect();
+                    let b: Vec<u64> = (0..lb).map(|_| rng.below(modulus)).collect();
+                    let full = ntt_reference(&a, &b, modulus, la + lb - 1);
+                    let mut folded = vec![0u128; len];
+                    for (k, &v) in full.iter().enumerate() {
+                        folded[k % len] = (folded[k % len] + v as u128) % modulus as u128;
+                    }
+                    let want: Vec<u64> = folded.into_iter().map(|v| v as u64).collect();
+                    assert_eq!(plan.multiply_cyclic(&a, &b, modulus, len), want, "N={modulus} {la}x{lb} mod X^{len}-1");
+                    assert_eq!(
+                        plan.multiply_cyclic(&a, &a, modulus, len)[..],
+                        {
+                            let sq = ntt_reference(&a, &a, modulus, 2 * la - 1);
+                            let mut f = vec![0u128; len];
+                            for (k, &v) in sq.iter().enumerate() {
+                                f[k % len] = (f[k % len] + v as u128) % modulus as u128;
+                            }
+                            f.into_iter().map(|v| v as u64).collect::<Vec<_>>()
+                        }[..]
+                    );
                 }
-                let want: Vec<u64> = folded.into_iter().map(|v| v as u64).collect();
-                assert_eq!(plan.multiply_cyclic(&a, &b, modulus, len), want, "N={modulus} {la}x{lb} mod X^{len}-1");
-                assert_eq!(
-                    plan.multiply_cyclic(&a, &a, modulus, len)[..],
-                    {
-                        let sq = ntt_reference(&a, &a, modulus, 2 * la - 1);
-                        let mut f = vec![0u128; len];
-                        for (k, &v) in sq.iter().enumerate() {
-                            f[k % len] = (f[k % len] + v as u128) % modulus as u128;
-                        }
-                        f.into_iter().map(|v| v as u64).collect::<Vec<_>>()
-                    }[..]
-                );
             }
         }
     }
 
     #[test]
-    fn every_variant_matches_the_reference() {
-        for &v in NttVariant::ALL {
-            check_variant(v, 300).unwrap();
+    fn every_variant_matches_the_reference_on_every_backend() {
+        for simd in Simd::available() {
+            for &v in NttVariant::ALL {
+                check_variant(simd, v, 300).unwrap();
+            }
         }
     }
 }

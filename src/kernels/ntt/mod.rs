@@ -15,7 +15,7 @@
 //!
 //! Variants ([`NttVariant`]): `reference`, the schoolbook product in `u128` (the oracle,
 //! and the plain variant of the bench); `radix2`, the transforms above with scalar
-//! Montgomery arithmetic.
+//! Montgomery arithmetic, whose loops are vectorised for the run's SIMD level.
 
 pub mod check;
 pub mod crt;
@@ -28,6 +28,7 @@ pub use radix2::{ProductPlan, ntt_radix2};
 pub use reference::ntt_reference;
 
 use crate::kernels::variant_enum;
+use crate::simd::Simd;
 
 /// The transform primes, largest first, with a generator of the multiplicative group
 /// and the 2-adic order of `p - 1` (the largest power-of-two transform they allow).
@@ -64,11 +65,19 @@ impl NttVariant {
     /// If `modulus` is not in `[2, 2^62)`, an input is not a residue, or (`radix2`) the
     /// product needs a transform longer than `2^MAX_LOG_LEN`.
     pub fn run(self, a: &[u64], b: &[u64], modulus: u64, out_len: usize) -> Vec<u64> {
+        self.run_on(Simd::best(), a, b, modulus, out_len)
+    }
+
+    /// [`NttVariant::run`] on `simd`'s backend (the product is the same on every one).
+    ///
+    /// # Panics
+    /// As [`NttVariant::run`].
+    pub fn run_on(self, simd: Simd, a: &[u64], b: &[u64], modulus: u64, out_len: usize) -> Vec<u64> {
         assert!((2..MODULUS_LIMIT).contains(&modulus), "product modulus {modulus} must be in [2, 2^62)");
         debug_assert!(a.iter().chain(b).all(|&v| v < modulus), "inputs must be residues");
         match self {
             NttVariant::Reference => ntt_reference(a, b, modulus, out_len),
-            NttVariant::Radix2 => ntt_radix2(a, b, modulus, out_len),
+            NttVariant::Radix2 => ntt_radix2(simd, a, b, modulus, out_len),
         }
     }
 }

@@ -3,27 +3,30 @@
 use super::crt::Garner;
 use super::plan::NttPlan;
 use super::{MAX_LOG_LEN, PRIMES};
+use crate::simd::Simd;
 
 /// Transform tables for products whose transforms are at most `2^log_max` long, for
-/// every prime of [`PRIMES`] (built on first use).
+/// every prime of [`PRIMES`] (built on first use), and the SIMD level their loops run on.
 #[derive(Debug)]
 pub struct ProductPlan {
+    simd: Simd,
     log_max: u32,
     plans: Vec<std::sync::OnceLock<NttPlan>>,
 }
 
 impl ProductPlan {
-    /// Tables for products of total length (`la + lb - 1`) up to `max_product_len`.
+    /// Tables for products of total length (`la + lb - 1`) up to `max_product_len`, on
+    /// `simd`'s backend.
     ///
     /// # Panics
     /// If that needs a transform longer than `2^MAX_LOG_LEN`.
-    pub fn new(max_product_len: usize) -> Self {
+    pub fn new(simd: Simd, max_product_len: usize) -> Self {
         let log_max = max_product_len.max(1).next_power_of_two().trailing_zeros();
         assert!(
             log_max <= MAX_LOG_LEN,
             "a product of length {max_product_len} needs a transform above 2^{MAX_LOG_LEN}"
         );
-        Self { log_max, plans: (0..PRIMES.len()).map(|_| std::sync::OnceLock::new()).collect() }
+        Self { simd, log_max, plans: (0..PRIMES.len()).map(|_| std::sync::OnceLock::new()).collect() }
     }
 
     fn plan(&self, i: usize) -> &NttPlan {
@@ -74,7 +77,7 @@ impl ProductPlan {
     /// products, whatever wraps, so the prime count of [`Self::primes_needed`] holds.
     fn convolve(&self, a: &[u64], b: &[u64], modulus: u64, n: usize, kept: usize) -> Vec<u64> {
         assert!(n <= 1 << self.log_max, "a transform of length {n} is longer than this plan's");
-        let squaring = std::ptr::eq(a, b);
+        let (simd, squaring) = (self.simd, std::ptr::eq(a, b));
         let primes = Self::primes_needed(a.len().min(b.len()), modulus);
         // residues[k·primes + i] = coefficient k modulo prime i.
         let mut residues = vec![0u32; kept * primes];
@@ -83,16 +86,16 @@ impl ProductPlan {
         let (mut fa, mut fb) = (vec![0u32; n], vec![0u32; if squaring { 0 } else { n }]);
         for i in 0..primes {
             let plan = self.plan(i);
-            plan.load_into(a, &mut fa);
-            plan.forward(&mut fa);
+            plan.load_into(simd, a, &mut fa);
+            plan.forward(simd, &mut fa);
             if squaring {
-                plan.square(&mut fa);
+                plan.square(simd, &mut fa);
             } else {
-                plan.load_into(b, &mut fb);
-                plan.forward(&mut fb);
-                plan.pointwise(&mut fa, &fb);
+                plan.load_into(simd, b, &mut fb);
+                plan.forward(simd, &mut fb);
+                plan.pointwise(simd, &mut fa, &fb);
             }
-            plan.inverse(&mut fa);
+            plan.inverse(simd, &mut fa);
             for (k, &v) in fa[..kept].iter().enumerate() {
                 residues[k * primes + i] = v;
             }
@@ -103,8 +106,8 @@ impl ProductPlan {
 }
 
 /// The first `out_len` coefficients of `a·b` modulo `modulus`, with a plan made for
-/// this one product.
-pub fn ntt_radix2(a: &[u64], b: &[u64], modulus: u64, out_len: usize) -> Vec<u64> {
+/// this one product, on `simd`'s backend.
+pub fn ntt_radix2(simd: Simd, a: &[u64], b: &[u64], modulus: u64, out_len: usize) -> Vec<u64> {
     let full = (a.len().min(out_len) + b.len().min(out_len)).saturating_sub(1);
-    ProductPlan::new(full).multiply(a, b, modulus, out_len)
+    ProductPlan::new(simd, full).multiply(a, b, modulus, out_len)
 }

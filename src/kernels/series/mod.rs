@@ -215,7 +215,7 @@ impl SeriesVariant {
             SeriesVariant::CatalanScalar => series_catalan_scalar(characters, m, modulus),
             SeriesVariant::Catalan => series_catalan(simd, characters, m, modulus),
             SeriesVariant::CatalanWords => series_catalan_words(simd, characters, m, modulus),
-            SeriesVariant::Newton => series_newton(characters, m, modulus),
+            SeriesVariant::Newton => series_newton(simd, characters, m, modulus),
         }
     }
 

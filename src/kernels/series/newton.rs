@@ -16,21 +16,22 @@
 use super::rational::{RationalX, x_coefficients};
 use super::{BlockSigns, c_sum_from_t_sum};
 use crate::kernels::ntt::{MAX_LOG_LEN, ProductPlan};
+use crate::simd::Simd;
 
 /// The largest `m` (half the pins): the last step squares a series of about `m/2`
 /// coefficients, whose transform must not exceed `2^MAX_LOG_LEN`.
 pub const MAX_HALF_PINS: usize = (1 << (MAX_LOG_LEN - 1)) - 1;
 
-/// `Σ_h c_h(0..=m) mod modulus` over `characters`.
-pub fn series_newton(characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
+/// `Σ_h c_h(0..=m) mod modulus` over `characters`, the transforms on `simd`'s backend.
+pub fn series_newton(simd: Simd, characters: &[BlockSigns], m: usize, modulus: u64) -> Vec<u64> {
     assert!(m <= MAX_HALF_PINS, "newton takes m <= {MAX_HALF_PINS}, not {m}");
     let n = modulus / 2;
     let mut t_sum = vec![0u64; m + 1];
     if n > 1 {
-        let plan = ProductPlan::new(largest_product(m));
+        let plan = ProductPlan::new(simd, largest_product(m));
         for signs in characters {
             // Lowest terms first: the recurrence for x costs O(m·order) per character.
-            let x = x_coefficients(&RationalX::new(&signs.minimized()), m, n);
+            let x = x_coefficients(simd, &RationalX::new(&signs.minimized()), m, n);
             for (sum, t) in t_sum.iter_mut().zip(t_by_newton(&x, n, &plan)) {
                 *sum = ((*sum as u128 + t as u128) % n as u128) as u64;
             }
@@ -114,11 +115,13 @@ mod tests {
     fn newton_solves_t_plus_t_squared_for_any_x() {
         // Any x with x_0 = 0 has a unique T with T + T^2 = x; compare with the recurrence.
         let mut rng = SplitMix64(9);
-        for n in [2u64, 3, 8_000_000_000, 8 * ((1 << 58) - 1)] {
-            for len in [1usize, 2, 3, 4, 5, 8, 9, 31, 32, 33, 100] {
-                let x: Vec<u64> = (0..len).map(|k| if k == 0 { 0 } else { rng.below(n) }).collect();
-                let plan = ProductPlan::new(largest_product(len - 1));
-                assert_eq!(t_by_newton(&x, n, &plan), t_from_x_u128(&x, n), "n={n} len={len}");
+        for simd in Simd::available() {
+            for n in [2u64, 3, 8_000_000_000, 8 * ((1 << 58) - 1)] {
+                for len in [1usize, 2, 3, 4, 5, 8, 9, 31, 32, 33, 100] {
+                    let x: Vec<u64> = (0..len).map(|k| if k == 0 { 0 } else { rng.below(n) }).collect();
+                    let plan = ProductPlan::new(simd, largest_product(len - 1));
+                    assert_eq!(t_by_newton(&x, n, &plan), t_from_x_u128(&x, n), "{simd:?} n={n} len={len}");
+                }
             }
         }
     }

@@ -78,10 +78,20 @@ impl RationalX {
     }
 }
 
-/// `x_0..=x_m mod n` (`2 <= n < 2^62`) from the recurrence, modulo each factor of
-/// `n = 2^k·q` ([`crate::arith::split`]) with machine arithmetic, then recombined: wrapping
-/// `u64` sums for `2^k`, exact `i64` sums for `q < 2^31`, `i128` for larger `q`.
-pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
+crate::simd::multiversion! {
+    /// `x_0..=x_m mod n` (`2 <= n < 2^62`) from the recurrence, modulo each factor of
+    /// `n = 2^k·q` ([`crate::arith::split`]) with machine arithmetic, then recombined:
+    /// wrapping `u64` sums for `2^k`, exact `i64` sums for `q < 2^31`, `i128` for larger
+    /// `q`. The lag sums are vectorised for `simd`'s level; the values are the same on
+    /// every backend.
+    pub fn x_coefficients(rational: &RationalX, m: usize, n: u64) -> Vec<u64> => x_coefficients_generic;
+}
+
+/// `B` only selects the entry point (and so the instruction set the lag sums are
+/// vectorised for); the code does not name it.
+#[inline(always)]
+#[allow(clippy::extra_unused_type_parameters)]
+fn x_coefficients_generic<B: crate::simd::Backend>(rational: &RationalX, m: usize, n: u64) -> Vec<u64> {
     let split = SplitModulus::new(n);
     let mask = if split.two_bits >= 64 { u64::MAX } else { (1u64 << split.two_bits) - 1 };
     let order = rational.order();
@@ -495,14 +505,17 @@ mod tests {
     }
 
     #[test]
-    fn split_recurrence_matches_the_u128_one() {
+    fn split_recurrence_matches_the_u128_one_on_every_backend() {
         use crate::kernels::series::catalan_scalar::x_coefficients_u128;
         let mut rng = SplitMix64(0xB8);
         for (preperiod, period) in [(0, 1), (53, 34), (7, 9)] {
             let head: Vec<i8> = (0..preperiod + period).map(|_| if rng.next_u64() & 1 == 0 { 1 } else { -1 }).collect();
             let rational = RationalX::new(&BlockSigns::new(head, preperiod, period));
             for n in [2u64, 3, 8_000_000_000, 8 * 1_000_000_007, 1 << 35, 8 * ((1 << 58) - 1), (1 << 61) + 3] {
-                assert_eq!(x_coefficients(&rational, 300, n), x_coefficients_u128(&rational, 300, n), "n={n}");
+                let want = x_coefficients_u128(&rational, 300, n);
+                for simd in crate::simd::Simd::available() {
+                    assert_eq!(x_coefficients(simd, &rational, 300, n), want, "{simd:?} n={n}");
+                }
             }
         }
     }
