@@ -32,7 +32,8 @@ pub fn check_variant(variant: BandedDpVariant, max_n: usize, sched: &Scheduler) 
                 let got = variant.run(n, &steps, modulus, sched);
                 if got != expected {
                     return Err(format!(
-                        "banded_dp {variant}: n={n} m={modulus} steps={:?}: got {got}, reference {expected}",
+                        "banded_dp {variant} on {:?}: n={n} m={modulus} steps={:?}: got {got}, reference {expected}",
+                        sched.simd(),
                         steps.steps()
                     ));
                 }
@@ -91,12 +92,14 @@ mod tests {
     }
 
     #[test]
-    fn every_variant_matches_the_reference_to_300() {
-        for threads in [1, 2] {
-            let sched = Scheduler::new(Some(threads)).unwrap();
-            // The reference itself is checked above, against polynomial powers.
-            for &v in BandedDpVariant::ALL.iter().filter(|&&v| v != BandedDpVariant::Scalar) {
-                check_variant(v, 300, &sched).unwrap();
+    fn every_variant_matches_the_reference_to_300_on_every_backend() {
+        for simd in crate::simd::Simd::available() {
+            for threads in [1, 2] {
+                let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
+                // The reference itself is checked above, against polynomial powers.
+                for &v in BandedDpVariant::ALL.iter().filter(|&&v| v != BandedDpVariant::Scalar) {
+                    check_variant(v, 300, &sched).unwrap();
+                }
             }
         }
     }
@@ -110,14 +113,22 @@ mod tests {
         use crate::kernels::banded_dp::parallel::banded_dp_parallel_tiles;
         let every: Vec<usize> = (0..=100).collect();
         let edges = [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 64];
-        for (threads, sizes) in [(2, &every[..]), (3, &edges[..]), (8, &edges[..])] {
-            let sched = Scheduler::new(Some(threads)).unwrap();
+        let runs = [(2, &every[..]), (3, &edges[..]), (8, &edges[..])];
+        for ((threads, sizes), simd) in
+            runs.into_iter().flat_map(|r| crate::simd::Simd::available().into_iter().map(move |s| (r, s)))
+        {
+            let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
             for steps in check_step_sets() {
                 for modulus in [989_898_989, u32::MAX] {
                     let reference = banded_dp_scalar_each(100, &steps, modulus);
                     for &n in sizes {
                         let got = banded_dp_parallel_tiles(n, &steps, modulus, &sched);
-                        assert_eq!(got, reference[n], "{threads} threads, n={n} m={modulus} steps={:?}", steps.steps());
+                        assert_eq!(
+                            got,
+                            reference[n],
+                            "{simd:?}, {threads} threads, n={n} m={modulus} steps={:?}",
+                            steps.steps()
+                        );
                     }
                 }
             }

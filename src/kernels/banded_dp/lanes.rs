@@ -1,4 +1,5 @@
-//! Modular sums in `u32x16` lanes for any modulus `2 <= m < 2^32`, without products.
+//! Modular sums in sixteen 32-bit lanes for any modulus `2 <= m < 2^32`, without
+//! products, on every backend of [`Mont`] (the lane primitives the cards kernels use).
 //!
 //! A DP cell is the sum of its `2S` neighbours (`S` step offsets, both signs), all
 //! residues in `[0, m)`. How that sum is brought back to `[0, m)` depends on how much
@@ -9,41 +10,47 @@
 //! |---|---|---|
 //! | [`Lazy`] | `2^f·m <= 2^32` with `2^f >= 2S` | one add; `f` min-subtractions per cell at the end |
 //! | [`Half`] | `2m <= 2^32` | add, then `min(t, t - m)` after every addition |
-//! | [`Full`] | any `m < 2^32` | add, compare, masked subtract |
+//! | [`Full`] | any `m < 2^32` | add, unsigned compare (a minimum and an equality), masked subtract |
 //!
 //! The "min trick": for `t < 2M <= 2^32`, `min(t, t -% M)` is `t - M` when `t >= M` and
-//! `t` otherwise, because a wrapped `t -% M = t - M + 2^32` exceeds `t`. On AVX-512
-//! that is two instructions and no mask register.
+//! `t` otherwise, because a wrapped `t -% M = t - M + 2^32` exceeds `t`. It takes two
+//! instructions and no mask register (`vpsubd`, `vpminud` with AVX2 and AVX-512); SSE2,
+//! which has no unsigned minimum, emulates it (`wide`).
 
-use wide::u32x16;
+use crate::simd::mont::{Block, Mont};
 
-/// The lane width every banded-DP vector uses (one 512-bit register with AVX-512, two
-/// or four narrower ones otherwise: `wide` splits them, the code is the same).
-pub const LANES: usize = 16;
+/// The cells of one vector: sixteen lanes on every backend (one 512-bit register with
+/// AVX-512, two 256-bit ones with AVX2, `wide`'s `u32x16` elsewhere).
+pub const LANES: usize = crate::simd::mont::LANES;
 
-/// Sixteen DP cells.
-pub type Lanes = u32x16;
+/// Sixteen DP cells as stored: one aligned 64-byte row, so that every backend's load of a
+/// row is one aligned access (two halves of one line with AVX2), never a line split.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub Block);
 
 /// How a neighbour sum is accumulated and reduced. `sum` may leave its result
 /// unreduced (the lazy strategy); `finish` brings an accumulated sum to `[0, m)`;
-/// `add_mod` is always exact, for the multiplicities above one.
+/// `add_mod` is always exact, for the multiplicities above one. Every method is
+/// `#[inline(always)]`, so that it compiles with the features of the
+/// [`multiversion!`](crate::multiversion) entry point it runs in.
 pub trait Reduction: Copy + Send + Sync {
     /// `a + b`, in whatever partial form the strategy accumulates.
-    fn sum(self, a: Lanes, b: Lanes) -> Lanes;
+    fn sum<B: Mont>(self, a: B::V, b: B::V) -> B::V;
     /// An accumulated sum of at most `2S` residues, reduced to `[0, m)`.
-    fn finish(self, acc: Lanes) -> Lanes;
+    fn finish<B: Mont>(self, acc: B::V) -> B::V;
     /// `(a + b) mod m` for residues `a, b < m`.
-    fn add_mod(self, a: Lanes, b: Lanes) -> Lanes;
+    fn add_mod<B: Mont>(self, a: B::V, b: B::V) -> B::V;
 
     /// `(c·x) mod m` for residues `x` and a multiplier `c < m`, by doubling and adding
     /// (at most 64 exact additions; only step multiplicities above one need it).
-    #[inline]
-    fn scale(self, x: Lanes, c: u32) -> Lanes {
-        let mut acc = Lanes::splat(0);
+    #[inline(always)]
+    fn scale<B: Mont>(self, x: B::V, c: u32) -> B::V {
+        let mut acc = B::splat(0);
         for bit in (0..32 - c.leading_zeros()).rev() {
-            acc = self.add_mod(acc, acc);
+            acc = self.add_mod::<B>(acc, acc);
             if c >> bit & 1 == 1 {
-                acc = self.add_mod(acc, x);
+                acc = self.add_mod::<B>(acc, x);
             }
         }
         acc
@@ -71,61 +78,64 @@ pub struct Full {
     m: u32,
 }
 
-#[inline]
-fn add_mod_half(a: Lanes, b: Lanes, m: u32) -> Lanes {
-    let t = a + b; // < 2m <= 2^32: no wrap
-    t.min(t - Lanes::splat(m))
+#[inline(always)]
+fn add_mod_half<B: Mont>(a: B::V, b: B::V, m: u32) -> B::V {
+    let t = B::add(a, b); // < 2m <= 2^32: no wrap
+    B::min(t, B::sub(t, B::splat(m)))
 }
 
 impl Reduction for Lazy {
-    #[inline]
-    fn sum(self, a: Lanes, b: Lanes) -> Lanes {
-        a + b
+    #[inline(always)]
+    fn sum<B: Mont>(self, a: B::V, b: B::V) -> B::V {
+        B::add(a, b)
     }
-    #[inline]
-    fn finish(self, mut acc: Lanes) -> Lanes {
+    #[inline(always)]
+    fn finish<B: Mont>(self, mut acc: B::V) -> B::V {
         // acc < 2^folds·m; after the step with 2^i·m it is below 2^i·m.
         for i in (0..self.folds).rev() {
-            acc = acc.min(acc - Lanes::splat(self.m << i));
+            acc = B::min(acc, B::sub(acc, B::splat(self.m << i)));
         }
         acc
     }
-    #[inline]
-    fn add_mod(self, a: Lanes, b: Lanes) -> Lanes {
+    #[inline(always)]
+    fn add_mod<B: Mont>(self, a: B::V, b: B::V) -> B::V {
         // folds >= 1 gives 2m <= 2^32.
-        add_mod_half(a, b, self.m)
+        add_mod_half::<B>(a, b, self.m)
     }
 }
 
 impl Reduction for Half {
-    #[inline]
-    fn sum(self, a: Lanes, b: Lanes) -> Lanes {
-        add_mod_half(a, b, self.m)
+    #[inline(always)]
+    fn sum<B: Mont>(self, a: B::V, b: B::V) -> B::V {
+        add_mod_half::<B>(a, b, self.m)
     }
-    #[inline]
-    fn finish(self, acc: Lanes) -> Lanes {
+    #[inline(always)]
+    fn finish<B: Mont>(self, acc: B::V) -> B::V {
         acc
     }
-    #[inline]
-    fn add_mod(self, a: Lanes, b: Lanes) -> Lanes {
-        add_mod_half(a, b, self.m)
+    #[inline(always)]
+    fn add_mod<B: Mont>(self, a: B::V, b: B::V) -> B::V {
+        add_mod_half::<B>(a, b, self.m)
     }
 }
 
 impl Reduction for Full {
-    #[inline]
-    fn sum(self, a: Lanes, b: Lanes) -> Lanes {
-        self.add_mod(a, b)
+    #[inline(always)]
+    fn sum<B: Mont>(self, a: B::V, b: B::V) -> B::V {
+        self.add_mod::<B>(a, b)
     }
-    #[inline]
-    fn finish(self, acc: Lanes) -> Lanes {
+    #[inline(always)]
+    fn finish<B: Mont>(self, acc: B::V) -> B::V {
         acc
     }
-    #[inline]
-    fn add_mod(self, a: Lanes, b: Lanes) -> Lanes {
-        let m = Lanes::splat(self.m);
-        let wraps = a.simd_ge(m - b); // m - b in [1, m]: no wrap
-        (a + b) - (wraps & m)
+    #[inline(always)]
+    fn add_mod<B: Mont>(self, a: B::V, b: B::V) -> B::V {
+        let m = B::splat(self.m);
+        // m - b in [1, m]: no wrap. a >= m - b (unsigned) exactly when the unsigned
+        // minimum of the two is m - b.
+        let room = B::sub(m, b);
+        let wraps = B::eq(B::min(a, room), room);
+        B::sub(B::add(a, b), B::and(wraps, m))
     }
 }
 
@@ -156,6 +166,7 @@ impl Strategy {
 
     /// Calls `f` with the [`Reduction`] value of this strategy, so that the caller's
     /// loop is compiled once per strategy.
+    #[inline(always)]
     pub fn with<T>(self, m: u32, f: impl WithReduction<Output = T>) -> T {
         match self {
             Strategy::Lazy(folds) => f.call(Lazy { m, folds }),
@@ -178,29 +189,39 @@ mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
 
+    use crate::simd::Simd;
+
     /// Residues that stress the edges: 0, 1, m-1, m-2, m/2 and random ones.
-    fn edge_lanes(m: u32, rng: &mut SplitMix64) -> Lanes {
+    fn edge_lanes(m: u32, rng: &mut SplitMix64) -> Block {
         let edges = [0, 1 % m, m - 1, m.saturating_sub(2), m / 2];
-        Lanes::from(std::array::from_fn::<u32, LANES, _>(|i| {
-            if i < edges.len() { edges[i] } else { rng.below(m as u64) as u32 }
-        }))
+        std::array::from_fn(|i| if i < edges.len() { edges[i] } else { rng.below(m as u64) as u32 })
     }
 
     /// Sums the inputs with the strategy's partial sums, reduces, then scales by `.1`.
-    struct SumOf<'a>(&'a [Lanes], u32);
-    impl WithReduction for SumOf<'_> {
-        type Output = Lanes;
-        fn call<R: Reduction>(self, r: R) -> Lanes {
-            let mut acc = Lanes::splat(0);
-            for &x in self.0 {
-                acc = r.sum(acc, x);
+    struct SumOf<'a, B>(&'a [Block], u32, std::marker::PhantomData<B>);
+    impl<B: Mont> WithReduction for SumOf<'_, B> {
+        type Output = Block;
+        #[inline(always)]
+        fn call<R: Reduction>(self, r: R) -> Block {
+            let mut acc = B::splat(0);
+            for x in self.0 {
+                acc = r.sum::<B>(acc, B::load(x));
             }
-            r.scale(r.finish(acc), self.1)
+            B::to_array(r.scale::<B>(r.finish::<B>(acc), self.1))
         }
     }
 
+    #[inline(always)]
+    fn sum_of<B: Mont>(strategy: Strategy, m: u32, inputs: &[Block], c: u32) -> Block {
+        strategy.with(m, SumOf::<B>(inputs, c, std::marker::PhantomData))
+    }
+
+    crate::multiversion! {
+        fn sum_of_on(strategy: Strategy, m: u32, inputs: &[Block], c: u32) -> Block => sum_of;
+    }
+
     #[test]
-    fn every_strategy_matches_u64_arithmetic_lane_by_lane() {
+    fn every_strategy_matches_u64_arithmetic_lane_by_lane_on_every_backend() {
         let mut rng = SplitMix64(7);
         for m in [2u32, 3, 989_898_989, 1 << 28, (1 << 30) + 1, 1 << 31, (1 << 31) + 1, u32::MAX - 1, u32::MAX] {
             for offsets in [1usize, 2, 4, 8] {
@@ -208,12 +229,17 @@ mod tests {
                 for c in [1u32, 2, 3, m - 1, m / 2 + 1] {
                     let c = c % m;
                     for _ in 0..20 {
-                        let inputs: Vec<Lanes> = (0..2 * offsets).map(|_| edge_lanes(m, &mut rng)).collect();
-                        let got = strategy.with(m, SumOf(&inputs, c)).to_array();
-                        for (lane, &value) in got.iter().enumerate() {
-                            let sum: u64 = inputs.iter().map(|v| v.to_array()[lane] as u64).sum::<u64>() % m as u64;
-                            let expected = (sum * c as u64 % m as u64) as u32;
-                            assert_eq!(value, expected, "m={m} offsets={offsets} {strategy:?} c={c} lane={lane}");
+                        let inputs: Vec<Block> = (0..2 * offsets).map(|_| edge_lanes(m, &mut rng)).collect();
+                        for simd in Simd::available() {
+                            let got = sum_of_on(simd, strategy, m, &inputs, c);
+                            for (lane, &value) in got.iter().enumerate() {
+                                let sum: u64 = inputs.iter().map(|v| v[lane] as u64).sum::<u64>() % m as u64;
+                                let expected = (sum * c as u64 % m as u64) as u32;
+                                assert_eq!(
+                                    value, expected,
+                                    "{simd:?} m={m} offsets={offsets} {strategy:?} c={c} lane={lane}"
+                                );
+                            }
                         }
                     }
                 }

@@ -13,7 +13,7 @@
 //! | variant | file | what it does |
 //! |---|---|---|
 //! | `dp-scalar` | `scalar.rs` | the whole band, two rolling layers, `%` after every product: the reference and the plain variant |
-//! | `dp-simd` | `simd.rs` | half the band (`D_k(-s) = D_k(s)`), only the diamond that can still reach 0, phase-major `u32x16` rows (`phase_major.rs`), sums reduced by the cheapest exact strategy for the modulus (`lanes.rs`) |
+//! | `dp-simd` | `simd.rs` | half the band (`D_k(-s) = D_k(s)`), only the diamond that can still reach 0, phase-major rows of sixteen 32-bit lanes (`phase_major.rs`) on the run's SIMD backend, sums reduced by the cheapest exact strategy for the modulus (`lanes.rs`) |
 //! | `dp-parallel` | `parallel.rs` | `dp-simd` windows in ghost-zone tiles of many layers, one spinning barrier per tile (`Scheduler::lockstep`) |
 //!
 //! Every variant takes any modulus `2 <= m < 2^32` and any step set; the SIMD ones have
@@ -75,7 +75,7 @@ variant_enum! {
     pub enum BandedDpVariant {
         /// Two rolling layers over the whole band, one step at a time: the reference.
         Scalar => "dp-scalar",
-        /// Half the band, phase-major `u32x16` rows, lazy reduction, one thread.
+        /// Half the band, phase-major rows of sixteen lanes, lazy reduction, one thread.
         Simd => "dp-simd",
         /// `dp-simd` split between threads in tiles of many layers, one barrier per tile.
         Parallel => "dp-parallel",
@@ -83,7 +83,8 @@ variant_enum! {
 }
 
 impl BandedDpVariant {
-    /// `D_n(0) mod modulus` for the step set (`2 <= modulus < 2^32`).
+    /// `D_n(0) mod modulus` for the step set (`2 <= modulus < 2^32`), the SIMD variants
+    /// on the scheduler's backend.
     pub fn run(self, n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
         assert!(modulus >= 2, "modulus must be at least 2");
         match self {
@@ -93,7 +94,7 @@ impl BandedDpVariant {
             }
             BandedDpVariant::Simd => {
                 let progress = sched.progress(simd::diamond_cells(n, steps.max_offset() as usize), "coins: DP");
-                simd::banded_dp_simd_reporting(n, steps, modulus, &progress)
+                simd::banded_dp_simd_reporting(sched.simd(), n, steps, modulus, &progress)
             }
             BandedDpVariant::Parallel => banded_dp_parallel(n, steps, modulus, sched),
         }

@@ -27,7 +27,7 @@
 //! depend on the thread count.
 
 use super::StepSet;
-use super::lanes::{Reduction, Strategy, WithReduction};
+use super::lanes::Strategy;
 use super::phase_major::PhaseMajor;
 use super::simd::{banded_dp_simd, lane_steps, need};
 use crate::sched::Scheduler;
@@ -52,7 +52,7 @@ pub const MIN_SHARE_CELLS: usize = 4096;
 pub fn banded_dp_parallel(n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
     let widest = need(n / 2, n, steps.max_offset() as usize);
     if widest / sched.threads() < MIN_SHARE_CELLS {
-        return banded_dp_simd(n, steps, modulus);
+        return banded_dp_simd(sched.simd(), n, steps, modulus);
     }
     banded_dp_parallel_tiles(n, steps, modulus, sched)
 }
@@ -62,10 +62,9 @@ pub fn banded_dp_parallel(n: usize, steps: &StepSet, modulus: u32, sched: &Sched
 pub fn banded_dp_parallel_tiles(n: usize, steps: &StepSet, modulus: u32, sched: &Scheduler) -> u32 {
     assert!(modulus >= 2, "modulus must be at least 2");
     if sched.threads() == 1 || n == 0 || steps.steps().is_empty() {
-        return banded_dp_simd(n, steps, modulus);
+        return banded_dp_simd(sched.simd(), n, steps, modulus);
     }
-    let offsets = lane_steps(steps, modulus);
-    Strategy::choose(modulus, offsets.len()).with(modulus, ParallelRun { n, offsets: &offsets, sched })
+    tiles(n, &lane_steps(steps, modulus), modulus, sched)
 }
 
 /// Layers per tile for a band whose widest layer has `widest` cells.
@@ -73,55 +72,45 @@ pub fn tile_layers(widest: usize, workers: usize, reach: usize) -> usize {
     (widest / workers / (2 * GHOST_SHARE * reach.max(1))).clamp(MIN_TILE_LAYERS, MAX_TILE_LAYERS)
 }
 
-struct ParallelRun<'a> {
-    n: usize,
-    offsets: &'a [(usize, u32)],
-    sched: &'a Scheduler,
-}
-
-impl WithReduction for ParallelRun<'_> {
-    type Output = u32;
-
-    fn call<R: Reduction>(self, r: R) -> u32 {
-        let (n, offsets, sched) = (self.n, self.offsets, self.sched);
-        let reach = offsets.last().map_or(0, |&(o, _)| o);
-        let need = |k: usize| need(k, n, reach);
-        let widest = need(n / 2);
-        let tile = tile_layers(widest, sched.threads(), reach);
-        let rounds = n.div_ceil(tile);
-        // The shared layers: written by one worker per cell, read by others only after
-        // the barrier, so relaxed atomics suffice (they compile to plain moves).
-        let layers: [Vec<AtomicU32>; 2] = std::array::from_fn(|_| (0..widest).map(|_| AtomicU32::new(0)).collect());
-        layers[0][0].store(1, Ordering::Relaxed);
-        let windows: Vec<Mutex<PhaseMajor>> = (0..sched.threads()).map(|_| Mutex::default()).collect();
-        let progress = sched.progress(rounds as u64, "coins: DP tiles");
-        sched.lockstep(rounds, |round, worker, workers| {
-            let (k0, k1) = (round * tile, ((round + 1) * tile).min(n));
-            let (src, dst) = (&layers[round % 2], &layers[(round + 1) % 2]);
-            let useful = need(k1);
-            let (a, b) = (useful * worker / workers, useful * (worker + 1) / workers);
-            if a == b {
-                return;
-            }
-            let ghost = reach * (k1 - k0);
-            let lo = a.saturating_sub(ghost);
-            let valid = need(k0);
-            let mut window = windows[worker].lock().expect("a worker panicked");
-            let rows = PhaseMajor::rows_for(b + ghost - lo, reach);
-            window.load(rows, reach, lo == 0, |i| {
-                src.get(lo + i).filter(|_| lo + i < valid).map_or(0, |c| c.load(Ordering::Relaxed))
-            });
-            for _ in k0..k1 {
-                window.step(r, offsets);
-            }
-            let cells = window.to_cells();
-            for s in a..b {
-                dst[s].store(cells[s - lo], Ordering::Relaxed);
-            }
-            if worker == 0 {
-                progress.inc(1);
-            }
+/// The rounds of tiles on the scheduler's threads, each worker's window stepped on the
+/// scheduler's SIMD backend.
+fn tiles(n: usize, offsets: &[(usize, u32)], modulus: u32, sched: &Scheduler) -> u32 {
+    let (simd, strategy) = (sched.simd(), Strategy::choose(modulus, offsets.len()));
+    let reach = offsets.last().map_or(0, |&(o, _)| o);
+    let need = |k: usize| need(k, n, reach);
+    let widest = need(n / 2);
+    let tile = tile_layers(widest, sched.threads(), reach);
+    let rounds = n.div_ceil(tile);
+    // The shared layers: written by one worker per cell, read by others only after
+    // the barrier, so relaxed atomics suffice (they compile to plain moves).
+    let layers: [Vec<AtomicU32>; 2] = std::array::from_fn(|_| (0..widest).map(|_| AtomicU32::new(0)).collect());
+    layers[0][0].store(1, Ordering::Relaxed);
+    let windows: Vec<Mutex<PhaseMajor>> = (0..sched.threads()).map(|_| Mutex::default()).collect();
+    let progress = sched.progress(rounds as u64, "coins: DP tiles");
+    sched.lockstep(rounds, |round, worker, workers| {
+        let (k0, k1) = (round * tile, ((round + 1) * tile).min(n));
+        let (src, dst) = (&layers[round % 2], &layers[(round + 1) % 2]);
+        let useful = need(k1);
+        let (a, b) = (useful * worker / workers, useful * (worker + 1) / workers);
+        if a == b {
+            return;
+        }
+        let ghost = reach * (k1 - k0);
+        let lo = a.saturating_sub(ghost);
+        let valid = need(k0);
+        let mut window = windows[worker].lock().expect("a worker panicked");
+        let rows = PhaseMajor::rows_for(b + ghost - lo, reach);
+        window.load(rows, reach, lo == 0, |i| {
+            src.get(lo + i).filter(|_| lo + i < valid).map_or(0, |c| c.load(Ordering::Relaxed))
         });
-        layers[rounds % 2][0].load(Ordering::Relaxed)
-    }
+        window.steps(simd, strategy, modulus, offsets, k1 - k0);
+        let cells = window.to_cells();
+        for s in a..b {
+            dst[s].store(cells[s - lo], Ordering::Relaxed);
+        }
+        if worker == 0 {
+            progress.inc(1);
+        }
+    });
+    layers[rounds % 2][0].load(Ordering::Relaxed)
 }

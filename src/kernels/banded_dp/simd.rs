@@ -1,5 +1,6 @@
-//! The banded DP in `u32x16` lanes on one thread: half the band, phase-major, lazy
-//! reduction, and a window that follows the useful part of the band.
+//! The banded DP in sixteen 32-bit lanes on one thread, on the run's SIMD backend: half
+//! the band, phase-major, lazy reduction, and a window that follows the useful part of
+//! the band.
 //!
 //! Three savings over the reference, each exact:
 //! 1. Symmetry: `D_k(-s) = D_k(s)` (the step set is symmetric), so only `s >= 0` is
@@ -18,13 +19,15 @@
 //! and `need(k+1) = need(k) - reach` is exactly the part it has not reached.
 
 use super::StepSet;
-use super::lanes::{Reduction, Strategy, WithReduction};
+use super::lanes::Strategy;
 use super::phase_major::PhaseMajor;
 use crate::sched::Progress;
+use crate::simd::Simd;
 
-/// `D_n(0) mod modulus` by the phase-major SIMD DP (`2 <= modulus < 2^32`).
-pub fn banded_dp_simd(n: usize, steps: &StepSet, modulus: u32) -> u32 {
-    banded_dp_simd_reporting(n, steps, modulus, &Progress::hidden())
+/// `D_n(0) mod modulus` by the phase-major SIMD DP (`2 <= modulus < 2^32`) on `simd`'s
+/// backend.
+pub fn banded_dp_simd(simd: Simd, n: usize, steps: &StepSet, modulus: u32) -> u32 {
+    banded_dp_simd_reporting(simd, n, steps, modulus, &Progress::hidden())
 }
 
 /// Cells the diamond of [`banded_dp_simd`] updates over `n` layers: the progress total.
@@ -34,13 +37,34 @@ pub(super) fn diamond_cells(n: usize, reach: usize) -> u64 {
 
 /// [`banded_dp_simd`], advancing `progress` by the cells of each layer (see
 /// [`diamond_cells`] for the total).
-pub(super) fn banded_dp_simd_reporting(n: usize, steps: &StepSet, modulus: u32, progress: &Progress) -> u32 {
+pub(super) fn banded_dp_simd_reporting(
+    simd: Simd,
+    n: usize,
+    steps: &StepSet,
+    modulus: u32,
+    progress: &Progress,
+) -> u32 {
     assert!(modulus >= 2, "modulus must be at least 2");
     if n == 0 || steps.steps().is_empty() {
         return (n == 0) as u32;
     }
     let offsets = lane_steps(steps, modulus);
-    Strategy::choose(modulus, offsets.len()).with(modulus, SimdRun { n, offsets: &offsets, progress })
+    let strategy = Strategy::choose(modulus, offsets.len());
+    let reach = offsets.last().map_or(0, |&(o, _)| o);
+    let mut window = PhaseMajor::default();
+    window.load(PhaseMajor::rows_for(need(1, n, reach), reach), reach, true, |i| (i == 0) as u32);
+    for k in 0..n {
+        let required = need(k, n, reach).max(need(k + 1, n, reach));
+        let cap = window.capacity();
+        // Grow by a quarter beyond the need; shrink when half of the window is idle.
+        let target = PhaseMajor::rows_for(required + required / 4, reach);
+        if cap < required || (cap > required + required / 2 && target * 16 < cap) {
+            window.resize(target);
+        }
+        window.steps(simd, strategy, modulus, &offsets, 1);
+        progress.inc(required as u64);
+    }
+    window.cell(0)
 }
 
 /// The steps as `(offset, multiplicity mod m)`, by increasing offset.
@@ -51,33 +75,4 @@ pub(super) fn lane_steps(steps: &StepSet, modulus: u32) -> Vec<(usize, u32)> {
 /// `need(k)`: layer `k` matters on the cells `[0, need(k))` (module documentation).
 pub(super) fn need(k: usize, n: usize, reach: usize) -> usize {
     reach * k.min(n - k) + 1
-}
-
-struct SimdRun<'a> {
-    n: usize,
-    offsets: &'a [(usize, u32)],
-    progress: &'a Progress,
-}
-
-impl WithReduction for SimdRun<'_> {
-    type Output = u32;
-
-    fn call<R: Reduction>(self, r: R) -> u32 {
-        let (n, offsets) = (self.n, self.offsets);
-        let reach = offsets.last().map_or(0, |&(o, _)| o);
-        let mut window = PhaseMajor::default();
-        window.load(PhaseMajor::rows_for(need(1, n, reach), reach), reach, true, |i| (i == 0) as u32);
-        for k in 0..n {
-            let required = need(k, n, reach).max(need(k + 1, n, reach));
-            let cap = window.capacity();
-            // Grow by a quarter beyond the need; shrink when half of the window is idle.
-            let target = PhaseMajor::rows_for(required + required / 4, reach);
-            if cap < required || (cap > required + required / 2 && target * 16 < cap) {
-                window.resize(target);
-            }
-            window.step(r, offsets);
-            self.progress.inc(required as u64);
-        }
-        window.cell(0)
-    }
 }
