@@ -84,21 +84,27 @@ variant_enum! {
     }
 }
 
-/// From this many pins on `newton` beats `catalan` (benches/series.rs and the CLI, one
-/// thread, AVX-512 on Zen 4: catalan 25 ms / newton 39 ms at 6000 pins, 64 ms / 35 ms at
-/// 8000; at the baseline on Zen 3, two threads: 119 ms / 66 ms at 10000).
+/// From this many pins on `newton` beats `catalan` at the baseline (SSE2, or NEON through
+/// the same code): at 7000 pins 20 ms against catalan's 23 ms (the CLI, Zen 4, two
+/// threads, `--simd portable`; at the baseline on Zen 3, two threads: 119 ms against
+/// 66 ms at 10000).
 pub const NEWTON_FROM_PINS: u64 = 7_000;
 
-/// [`NEWTON_FROM_PINS`] with AVX2 (Zen 3, two threads: catalan 63 ms, newton 67 ms at
-/// 10000 pins).
-pub const NEWTON_FROM_PINS_AVX2: u64 = 10_000;
+/// [`NEWTON_FROM_PINS`] with AVX2 or AVX-512, where both kernels run on the wide
+/// backend (the CLI, Zen 4, two threads: catalan 14.1 ms against newton 16.6 ms at 8500
+/// pins with `--simd avx2`, 19.4 against 18.2 ms at 10000; with `--simd avx512` 13.8
+/// against 15.5 ms and 18.9 against 18.1 ms; one thread the same within 10%).
+pub const NEWTON_FROM_PINS_AVX2: u64 = 9_000;
 
 /// Below this many pins `catalan-words` beats `newton`, where it applies, with AVX-512
-/// or AVX2 (the CLI, AVX-512 on Zen 4: 17 ms against 44 ms on one thread and 33 ms on two
-/// at 20000 pins; 65 ms against 88 ms and 48 ms at 40000; 147 ms against 134 ms and 70 ms
-/// at 60000. AVX2 on Zen 3, two threads: 18.5 ms against 67 ms at 10000 pins, so the
-/// crossover is near 35000 there too).
+/// (the CLI, Zen 4, two threads: 43 ms against 52 ms at 30000 pins, 19 against 32 ms
+/// at 20000; earlier, one thread: 147 ms against 134 ms at 60000).
 pub const WORDS_UNTIL_PINS: u64 = 30_000;
+
+/// [`WORDS_UNTIL_PINS`] with AVX2, whose words take twice the instructions of VNNI's
+/// (the CLI, Zen 4, two threads, `--simd avx2`: 23.0 ms against newton's 24.2 ms at
+/// 15000 pins, 54 against 38 ms at 20000).
+pub const WORDS_UNTIL_PINS_AVX2: u64 = 16_000;
 
 /// [`WORDS_UNTIL_PINS`] at the baseline (SSE2, or NEON through the same code): 63 ms
 /// against `newton`'s 66 ms at 10000 pins (Zen 3, two threads).
@@ -120,8 +126,8 @@ impl KaylesKernel {
     /// baseline); only the sizes from which `newton` wins move.
     pub fn default_on(params: &KaylesParams, simd: Simd) -> Self {
         let (words_until, newton_from) = match simd.level() {
-            Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS),
-            Level::Avx2 | Level::Avx2Vnni => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
+            Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
+            Level::Avx2 | Level::Avx2Vnni => (WORDS_UNTIL_PINS_AVX2, NEWTON_FROM_PINS_AVX2),
             Level::Portable | Level::Neon => (WORDS_UNTIL_PINS_PORTABLE, NEWTON_FROM_PINS),
         };
         let words = catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
@@ -586,13 +592,14 @@ mod tests {
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1000, 1_000_000_007).unwrap()), KaylesKernel::Catalan);
         // The instance's memory is far below the size that is worth reading /proc/meminfo.
         assert!(KaylesKernel::CatalanWords.memory_bytes(1000, 2) < memory::CHECK_FROM_BYTES);
-        // With vectors of 256 bits or more catalan-words stays the default up to
-        // WORDS_UNTIL_PINS, then newton.
-        let wide = Simd::new(Level::Avx512).or(Simd::new(Level::Avx2));
-        if let Some(wide) = wide {
-            let at = |pins| KaylesKernel::default_on(&KaylesParams::new(pins, 1_000_000_000).unwrap(), wide);
-            assert_eq!(at(WORDS_UNTIL_PINS - 2), KaylesKernel::CatalanWords);
-            assert_eq!(at(WORDS_UNTIL_PINS), KaylesKernel::Newton);
+        // With AVX-512 catalan-words stays the default up to WORDS_UNTIL_PINS, with AVX2
+        // up to WORDS_UNTIL_PINS_AVX2, then newton.
+        for (level, until) in [(Level::Avx512, WORDS_UNTIL_PINS), (Level::Avx2, WORDS_UNTIL_PINS_AVX2)] {
+            if let Some(wide) = Simd::new(level) {
+                let at = |pins| KaylesKernel::default_on(&KaylesParams::new(pins, 1_000_000_000).unwrap(), wide);
+                assert_eq!(at(until - 2), KaylesKernel::CatalanWords, "{wide}");
+                assert_eq!(at(until), KaylesKernel::Newton, "{wide}");
+            }
         }
         assert_eq!(KaylesKernel::default_for(&KaylesParams::new(1_000_000, 10).unwrap()), KaylesKernel::Newton);
         // Per backend: the baseline hands over to newton sooner.
@@ -607,9 +614,9 @@ mod tests {
             assert_eq!(on(1000, 1_000_000_000, simd), KaylesKernel::CatalanWords, "{simd}");
             assert_eq!(on(1000, 1_000_000_007, simd), KaylesKernel::Catalan, "{simd}");
         }
-        if let Some(avx2) = Simd::new(Level::Avx2) {
-            assert_eq!(on(NEWTON_FROM_PINS_AVX2 - 2, 1_000_000_007, avx2), KaylesKernel::Catalan);
-            assert_eq!(on(NEWTON_FROM_PINS_AVX2, 1_000_000_007, avx2), KaylesKernel::Newton);
+        for wide in [Level::Avx2, Level::Avx512].into_iter().filter_map(Simd::new) {
+            assert_eq!(on(NEWTON_FROM_PINS_AVX2 - 2, 1_000_000_007, wide), KaylesKernel::Catalan, "{wide}");
+            assert_eq!(on(NEWTON_FROM_PINS_AVX2, 1_000_000_007, wide), KaylesKernel::Newton, "{wide}");
         }
     }
 }
