@@ -21,11 +21,17 @@ cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 declare -A bins=([baseline]=target/release/gamecount [native]="$native_dir/release/gamecount")
 
+# The four Project Euler instances, then one larger or other case for each family whose
+# default kernel changes with the size or the parameters (kayles' newton, stones' tiles,
+# the coin DP on stacks of three coins).
 instances=(
   "kayles --pins 1000"
   "stones --limit 1000"
   "cards --cards 10^7 --suits 10^7"
   "coins --stacks 9898"
+  "kayles --pins 10^5"
+  "stones --limit 5000"
+  "coins --stacks 3000 --height 3 --modulus 10^9"
 )
 
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"]*\).*/\1/p"; }
