@@ -188,7 +188,6 @@ pub trait WithReduction {
 mod tests {
     use super::*;
     use crate::kernels::SplitMix64;
-
     use crate::simd::Simd;
 
     /// Residues that stress the edges: 0, 1, m-1, m-2, m/2 and random ones.
