@@ -160,7 +160,8 @@ fn existing_rows(out: &Path) -> BTreeMap<String, Vec<String>> {
 /// Each group's rows come from its last run ([`last_run`]). A row collected before, the
 /// same record (group, parameter, variant and time written), keeps the machine, date and
 /// commit it was collected with; a new one gets this checkout's. Groups with no record
-/// here (a filtered `cargo bench`, another checkout) keep their rows in `out` as they are.
+/// here (a filtered `cargo bench`, another checkout), or only records older than their
+/// rows in `out`, keep those rows as they are.
 pub fn run(from: &Path, out: &Path) -> Result<(), String> {
     let mut dirs = Vec::new();
     records(from, &mut dirs);
@@ -187,6 +188,16 @@ pub fn run(from: &Path, out: &Path) -> Result<(), String> {
             eprintln!("{group}: {older} records of earlier runs left out");
         }
         let before = lines.remove(&group).unwrap_or_default();
+        // Records older than the rows collected before are leftovers of an earlier run in
+        // this target directory (a later run happened elsewhere, or was filtered to other
+        // groups): the rows stay, and the records do not get this checkout's commit.
+        let newest_record = entries.iter().map(|e| utc_minute(e.written)).max().unwrap_or_default();
+        let newest_row = before.iter().map(|line| csv_split(line)[7].clone()).max();
+        if newest_row.is_some_and(|row| row > newest_record) {
+            eprintln!("{group}: records older than the rows collected before ({newest_record}); rows kept");
+            lines.insert(group, before);
+            continue;
+        }
         // The provenance of each record already collected, by its identity.
         let collected_before: BTreeMap<(String, String, String), (String, String, String)> = before
             .iter()
@@ -286,15 +297,17 @@ mod tests {
         let from = dir.join("records");
         let t = 1_796_083_260; // 2026-12-01 00:01 UTC
         // wht: collected before, unchanged since; powsum: a new run, and a variant of an
-        // older run; ntt: no record here.
+        // older run; ntt: no record here; series: a record older than its rows.
         record(&from, "wht", "scalar", "1024", 1000.0, t);
         record(&from, "powsum", "montgomery", "1024", 2000.0, t + 7200);
         record(&from, "powsum", "old-name", "1024", 3000.0, t);
+        record(&from, "series", "stale", "1000", 4000.0, t - 86_400);
         let out = dir.join("criterion.csv");
         let header = "group,reference,parameter,variant,median_s,low_s,high_s,written,machine,date,commit\n";
         let before = format!(
             "{header}ntt,reference,4096,reference,1e-6,1e-6,1e-6,2026-11-30 10:00,m0,d0,aaaaaaa\n\
              powsum,montgomery,1024,old-name,3e-6,3e-6,3e-6,2026-12-01 00:01,m1,d1,bbbbbbb\n\
+             series,catalan-scalar,1000,catalan,1e-6,1e-6,1e-6,2026-12-01 00:01,m3,d3,ddddddd\n\
              wht,scalar,1024,scalar,1e-6,1e-6,1e-6,2026-12-01 00:01,m2,d2,ccccccc\n"
         );
         std::fs::write(&out, before).unwrap();
@@ -302,11 +315,12 @@ mod tests {
         let text = std::fs::read_to_string(&out).unwrap();
         let rows: Vec<Vec<String>> = text.lines().skip(1).map(csv_split).collect();
         let groups: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-        assert_eq!(groups, ["ntt", "powsum", "wht"], "{text}");
+        assert_eq!(groups, ["ntt", "powsum", "series", "wht"], "{text}");
         assert_eq!(rows[0][10], "aaaaaaa", "a group not run keeps its row");
         assert_eq!((rows[1][3].as_str(), rows[1][7].as_str()), ("montgomery", "2026-12-01 02:01"));
         assert_eq!(rows[1][10], Provenance::here().commit, "a new record gets this checkout's commit");
-        assert_eq!((rows[2][3].as_str(), rows[2][10].as_str()), ("scalar", "ccccccc"), "a record collected before");
+        assert_eq!((rows[2][3].as_str(), rows[2][10].as_str()), ("catalan", "ddddddd"), "older records leave rows");
+        assert_eq!((rows[3][3].as_str(), rows[3][10].as_str()), ("scalar", "ccccccc"), "a record collected before");
         std::fs::remove_dir_all(dir).unwrap();
     }
 
