@@ -94,7 +94,7 @@ pub const NEWTON_FROM_PINS: u64 = 7_000;
 /// backend (the CLI, Zen 4, two threads: catalan 14.1 ms against newton 16.6 ms at 8500
 /// pins with `--simd avx2`, 19.4 against 18.2 ms at 10000; with `--simd avx512` 13.8
 /// against 15.5 ms and 18.9 against 18.1 ms; one thread the same within 10%).
-pub const NEWTON_FROM_PINS_AVX2: u64 = 9_000;
+pub const NEWTON_FROM_PINS_WIDE: u64 = 9_000;
 
 /// Below this many pins `catalan-words` beats `newton`, where it applies, with AVX-512
 /// (the CLI, Zen 4, two threads: 43 ms against 52 ms at 30000 pins, 19 against 32 ms
@@ -126,8 +126,8 @@ impl KaylesKernel {
     /// baseline); only the sizes from which `newton` wins move.
     pub fn default_on(params: &KaylesParams, simd: Simd) -> Self {
         let (words_until, newton_from) = match simd.level() {
-            Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_AVX2),
-            Level::Avx2 | Level::Avx2Vnni => (WORDS_UNTIL_PINS_AVX2, NEWTON_FROM_PINS_AVX2),
+            Level::Avx512 => (WORDS_UNTIL_PINS, NEWTON_FROM_PINS_WIDE),
+            Level::Avx2 | Level::Avx2Vnni => (WORDS_UNTIL_PINS_AVX2, NEWTON_FROM_PINS_WIDE),
             Level::Portable | Level::Neon => (WORDS_UNTIL_PINS_PORTABLE, NEWTON_FROM_PINS),
         };
         let words = catalan_words::WordRing::new(CHARACTERS / 2 * params.modulus).is_some();
@@ -615,8 +615,8 @@ mod tests {
             assert_eq!(on(1000, 1_000_000_007, simd), KaylesKernel::Catalan, "{simd}");
         }
         for wide in [Level::Avx2, Level::Avx512].into_iter().filter_map(Simd::new) {
-            assert_eq!(on(NEWTON_FROM_PINS_AVX2 - 2, 1_000_000_007, wide), KaylesKernel::Catalan, "{wide}");
-            assert_eq!(on(NEWTON_FROM_PINS_AVX2, 1_000_000_007, wide), KaylesKernel::Newton, "{wide}");
+            assert_eq!(on(NEWTON_FROM_PINS_WIDE - 2, 1_000_000_007, wide), KaylesKernel::Catalan, "{wide}");
+            assert_eq!(on(NEWTON_FROM_PINS_WIDE, 1_000_000_007, wide), KaylesKernel::Newton, "{wide}");
         }
     }
 }
