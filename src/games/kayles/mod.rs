@@ -85,10 +85,11 @@ variant_enum! {
 }
 
 /// From this many pins on `newton` beats `catalan` at the baseline (SSE2, or NEON through
-/// the same code): at 7000 pins 20 ms against catalan's 23 ms (the CLI, Zen 4, two
-/// threads, `--simd portable`; at the baseline on Zen 3, two threads: 119 ms against
+/// the same code): the CLI, Zen 4, two threads, `--simd portable`, five alternated
+/// processes: catalan 8.8 ms against 9.6 ms at 4500 pins, 10.2 against 10.0 ms at 5000,
+/// 15.8 against 11.9 ms at 6000 (at the baseline on Zen 3, two threads: 119 ms against
 /// 66 ms at 10000).
-pub const NEWTON_FROM_PINS: u64 = 7_000;
+pub const NEWTON_FROM_PINS: u64 = 5_000;
 
 /// [`NEWTON_FROM_PINS`] with AVX2 or AVX-512, where both kernels run on the wide
 /// backend (the CLI, Zen 4, two threads: catalan 14.1 ms against newton 16.6 ms at 8500
@@ -106,9 +107,12 @@ pub const WORDS_UNTIL_PINS: u64 = 30_000;
 /// 15000 pins, 54 against 38 ms at 20000).
 pub const WORDS_UNTIL_PINS_AVX2: u64 = 16_000;
 
-/// [`WORDS_UNTIL_PINS`] at the baseline (SSE2, or NEON through the same code): 63 ms
-/// against `newton`'s 66 ms at 10000 pins (Zen 3, two threads).
-pub const WORDS_UNTIL_PINS_PORTABLE: u64 = 10_000;
+/// [`WORDS_UNTIL_PINS`] at the baseline (SSE2, or NEON through the same code). The two
+/// CPUs measured disagree a little: on the Zen 4 (the CLI, two threads, `--simd portable`,
+/// five alternated processes) 10.9 ms against `newton`'s 11.8 ms at 6000 pins, 16.4
+/// against 16.1 ms at 7500, 22.2 against 19.0 ms at 9000; on the Zen 3, 63 ms against
+/// 66 ms at 10000. Near the crossing the two are within a few percent either way.
+pub const WORDS_UNTIL_PINS_PORTABLE: u64 = 8_000;
 
 /// Below this many pins the whole computation takes well under a millisecond, less than
 /// waking a parked worker can take here (about 4 ms): one job does every character.
