@@ -83,12 +83,14 @@ variant_enum! {
 }
 
 /// From this limit on, with two or more threads, [`StonesKernel::DiagonalTiles`] is the
-/// default; below it the sequential [`StonesKernel::Diagonal`]: at 1000 starting the
-/// second worker costs a fresh process more than it saves, from 1250 the tiles win
-/// (`gamecount-lab ladder`, fresh `solve` processes on 2 threads, Zen 4; the figures are
-/// in docs/design/stones.md). The strips and the tiles search with the same windows on
-/// every backend (`keyscan::diagonal::window`), so the crossover is kept for all of them.
-pub const TILES_FROM: u32 = 1250;
+/// default; below it the sequential [`StonesKernel::Diagonal`]: starting the second
+/// worker costs a fresh process about as much as it saves up to about 1650, from 1700
+/// the tiles win (fresh `solve` processes on 2 threads, Zen 4, 15 alternated rounds,
+/// `--simd avx2`: strips 5.0 against tiles 5.8 ms at 1250, 9.8 against 10.2 ms at 1600,
+/// 11.1 against 9.7 ms at 1700, 18.6 against 15.6 ms at 2000; `--simd avx512` the same
+/// within a few percent). The strips and the tiles search with the same windows on every
+/// backend (`keyscan::diagonal::window`), so the crossover is kept for all of them.
+pub const TILES_FROM: u32 = 1700;
 
 /// On one thread the strips are the default up to here: 1–5% ahead of the tiles up to
 /// 2·10^4, level from 2.5·10^4, where the strips' rows no longer stay in the L2 cache
