@@ -80,6 +80,10 @@ impl std::fmt::Display for Level {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Simd {
     level: Level,
+    /// In the library's own tests only: the `avx2-vnni` level's code run on a CPU that
+    /// has the AVX2 set but not AVX-VNNI ([`Simd::tested`]).
+    #[cfg(test)]
+    emulated: bool,
 }
 
 /// A `--simd` or `GAMECOUNT_SIMD` value that names no level, or one this CPU lacks.
@@ -97,12 +101,31 @@ impl std::error::Error for SimdError {}
 impl Simd {
     /// The portable level, available everywhere.
     pub const fn portable() -> Self {
-        Self { level: Level::Portable }
+        Self::of(Level::Portable)
     }
 
     /// `level`, if this CPU has it.
     pub fn new(level: Level) -> Option<Self> {
-        level.is_detected().then_some(Self { level })
+        level.is_detected().then_some(Self::of(level))
+    }
+
+    /// The token of `level`, unchecked: every caller checks the level first.
+    const fn of(level: Level) -> Self {
+        Self {
+            level,
+            #[cfg(test)]
+            emulated: false,
+        }
+    }
+
+    /// Whether this token runs the `avx2-vnni` level's code with its `vpdpwssd` emulated
+    /// on a CPU without AVX-VNNI, which only the library's tests do ([`Simd::tested`]);
+    /// always false elsewhere.
+    pub const fn is_emulated(self) -> bool {
+        #[cfg(test)]
+        return self.emulated;
+        #[cfg(not(test))]
+        false
     }
 
     /// The widest level this CPU has, detected once per process.
@@ -114,6 +137,24 @@ impl Simd {
     /// Every level this CPU has, the portable one first and the best last.
     pub fn available() -> Vec<Self> {
         Level::ALL.into_iter().filter_map(Self::new).collect()
+    }
+
+    /// Every level the checks of the kernels run: [`Simd::available`], and in the library's
+    /// own tests, on a CPU with the AVX2 set but not AVX-VNNI, the `avx2-vnni` level
+    /// besides. Its kernels then run in the AVX2 entry point, with AVX-VNNI's `vpdpwssd`
+    /// replaced by `vpmaddwd` + `vpaddd`, which give the same wrapping sum
+    /// (`simd::avx2::dots`). So the level's own arrangement of the kernels (which sums are
+    /// fused, which path `x` takes) is checked against the reference on every AVX2
+    /// machine, where the instruction itself can only run on a CPU that has it.
+    pub fn tested() -> Vec<Self> {
+        #[allow(unused_mut)]
+        let mut levels = Self::available();
+        #[cfg(test)]
+        if Level::Avx2.is_detected() && !Level::Avx2Vnni.is_detected() {
+            let at = levels.iter().position(|s| s.level > Level::Avx2Vnni).unwrap_or(levels.len());
+            levels.insert(at, Self { level: Level::Avx2Vnni, emulated: true });
+        }
+        levels
     }
 
     /// The level a user asked for: `auto` (or nothing) is [`Simd::best`]; a named level
@@ -165,7 +206,8 @@ impl Simd {
 
 impl std::fmt::Display for Simd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name())?;
+        if self.is_emulated() { f.write_str(" (vpdpwssd emulated)") } else { Ok(()) }
     }
 }
 

@@ -124,6 +124,23 @@ macro_rules! multiversion {
                 }
                 #[cfg(target_arch = "x86_64")]
                 $crate::simd::Level::Avx2Vnni => {
+                    // In the library's tests, a token that emulates the level on a CPU
+                    // without AVX-VNNI runs its code in an entry point with the AVX2 set
+                    // only (`Simd::tested`).
+                    #[cfg(test)]
+                    {
+                        if simd.is_emulated() {
+                            #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+                            #[allow(clippy::too_many_arguments)]
+                            fn emulated $(<$($lt),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                                $generic::<$crate::simd::Avx2Vnni>($($arg),*)
+                            }
+                            // SAFETY: an emulated token is only made on a CPU detected to
+                            // have the avx2 set, and there the level's code never reaches
+                            // AVX-VNNI's instruction (`simd::avx2::dots`).
+                            return unsafe { emulated($($arg),*) };
+                        }
+                    }
                     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt,avxvnni")]
                     #[allow(clippy::too_many_arguments)]
                     fn entry $(<$($lt),*>)? ($($arg: $ty),*) $(-> $ret)? {
@@ -182,12 +199,28 @@ mod tests {
     }
 
     #[test]
+    fn the_tests_emulate_avx2_vnni_where_the_cpu_lacks_it() {
+        let tested = Simd::tested();
+        let emulated: Vec<Simd> = tested.iter().copied().filter(|s| s.is_emulated()).collect();
+        if Level::Avx2.is_detected() && !Level::Avx2Vnni.is_detected() {
+            assert_eq!(emulated.len(), 1, "{tested:?}");
+            assert_eq!(emulated[0].level(), Level::Avx2Vnni);
+            assert_eq!(which(emulated[0], 41), (Level::Avx2Vnni, 42));
+            assert_eq!(emulated[0].to_string(), "avx2-vnni (vpdpwssd emulated)");
+        } else {
+            assert!(emulated.is_empty(), "{tested:?}");
+        }
+        assert!(tested.windows(2).all(|w| w[0].level() < w[1].level()), "{tested:?}");
+        assert!(Simd::available().iter().all(|s| tested.contains(s)));
+    }
+
+    #[test]
     fn every_detected_level_runs_its_own_backend() {
-        for simd in Simd::available() {
+        for simd in Simd::tested() {
             assert_eq!(which(simd, 41), (simd.level(), 42));
         }
-        assert!(Simd::available().contains(&Simd::portable()));
-        assert_eq!(Simd::available().last().copied(), Some(Simd::best()));
+        assert!(Simd::tested().contains(&Simd::portable()));
+        assert_eq!(Simd::tested().last().copied(), Some(Simd::best()));
     }
 
     /// The features `Level::is_detected` checks for the arm `arm` (e.g. `Level::Avx2`) of

@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn the_fold_matches_scalar_residues_on_every_backend() {
         let p = (1u32 << 31) - 1;
-        for simd in crate::simd::Simd::available() {
+        for simd in crate::simd::Simd::tested() {
             for len in [0, 1, 15, 16, 17, 100] {
                 let a: Vec<u32> = (0..len as u64).map(|i| ((i * 0x9e37_79b9 + 5) % p as u64) as u32).collect();
                 let b: Vec<u32> = (0..len as u64).map(|i| (p as u64 - 1 - i * 7919 % p as u64) as u32).collect();

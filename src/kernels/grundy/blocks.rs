@@ -903,7 +903,7 @@ mod tests {
     #[test]
     fn every_backend_marks_the_options_of_every_lag() {
         let mut rng = SplitMix64(0x1A65);
-        for simd in Simd::available() {
+        for simd in Simd::tested() {
             // Values of one to ten words.
             for bits in [5, 7, 8, 9, 10] {
                 for words in [1, 2, 3, 4, 5, 7, 8, 10] {
@@ -961,7 +961,7 @@ mod tests {
 
     #[test]
     fn marks_prepared_a_block_early_and_completed_match() {
-        for simd in Simd::available() {
+        for simd in Simd::tested() {
             for rules in [Rules::GRUNDY, Rules::octal(&[0, 3, 5, 4]), Rules::octal(&[0, 1, 6])] {
                 let mut g = Vec::new();
                 super::super::grundy_naive(&rules, &mut g, 1200).unwrap();
@@ -992,7 +992,7 @@ mod tests {
     /// the heaps of the groups left out search the covered pairs themselves.
     #[test]
     fn partly_covered_blocks_match_the_reference() {
-        for simd in Simd::available() {
+        for simd in Simd::tested() {
             for (rules, max_heap) in
                 [(Rules::GRUNDY, 1500), (Rules::octal(&[0, 3, 5, 4]), 1500), (Rules::octal(&[0, 1, 6]), 900)]
             {
@@ -1064,7 +1064,7 @@ mod tests {
         {
             let mut expected = Vec::new();
             super::super::grundy_naive(&rules, &mut expected, max_heap).unwrap();
-            for simd in Simd::available() {
+            for simd in Simd::tested() {
                 let sched = Scheduler::new(Some(2)).unwrap().with_simd(simd);
                 let block = 8;
                 let mut g = expected[..2 * block].to_vec();
@@ -1081,7 +1081,7 @@ mod tests {
     #[test]
     fn pipelined_blocks_match_the_reference() {
         for threads in [2, 3] {
-            for simd in Simd::available() {
+            for simd in Simd::tested() {
                 let sched = Scheduler::new(Some(threads)).unwrap().with_simd(simd);
                 for (rules, max_heap) in
                     [(Rules::GRUNDY, 1500), (Rules::octal(&[0, 3, 5, 4]), 1500), (Rules::octal(&[0, 1, 6]), 900)]

@@ -115,7 +115,7 @@ mod tests {
     fn newton_solves_t_plus_t_squared_for_any_x() {
         // Any x with x_0 = 0 has a unique T with T + T^2 = x; compare with the recurrence.
         let mut rng = SplitMix64(9);
-        for simd in Simd::available() {
+        for simd in Simd::tested() {
             for n in [2u64, 3, 8_000_000_000, 8 * ((1 << 58) - 1)] {
                 for len in [1usize, 2, 3, 4, 5, 8, 9, 31, 32, 33, 100] {
                     let x: Vec<u64> = (0..len).map(|k| if k == 0 { 0 } else { rng.below(n) }).collect();

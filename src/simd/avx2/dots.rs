@@ -11,7 +11,8 @@
 //! have AVX2 and FMA; the intrinsics have no other precondition, except the loads and
 //! stores, whose pointers come from references to rows of the right size. `vpdpwssd` is
 //! only reached with `VNNI = true`, which only the `avx2-vnni` entry point instantiates,
-//! after detecting AVX-VNNI as well.
+//! after detecting AVX-VNNI as well, and in the library's tests an AVX2 entry point on
+//! CPUs without AVX-VNNI, where `dot_add8` emulates it instead.
 
 use core::arch::x86_64::*;
 
@@ -106,12 +107,21 @@ lane_operators!(<const VNNI: bool> Pairs<VNNI>: Add add add_lanes, Sub sub sub_l
 /// and a wrapping `vpaddd`.
 #[inline(always)]
 fn dot_add8<const VNNI: bool>(acc: __m256i, a: __m256i, b: __m256i) -> __m256i {
-    if VNNI {
-        // SAFETY: VNNI is true only in the avx2-vnni entry point (see the top of the file).
+    if VNNI && !emulating_vnni() {
+        // SAFETY: VNNI is true only in the avx2-vnni entry point, or in the tests' AVX2
+        // one that emulates it, which the condition excludes (see the top of the file).
         unsafe { dot_add8_vnni(acc, a, b) }
     } else {
         unsafe { _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)) }
     }
+}
+
+/// Whether the `avx2-vnni` level runs on a CPU without AVX-VNNI, which only the library's
+/// tests do (`Simd::tested`): its `vpdpwssd` is then `vpmaddwd` + `vpaddd`, the same sum.
+/// A constant false outside the tests.
+#[inline(always)]
+fn emulating_vnni() -> bool {
+    cfg!(test) && !std::arch::is_x86_feature_detected!("avxvnni")
 }
 
 /// AVX-VNNI's `vpdpwssd` on one `ymm` register. In `asm!`, with the `{vex}` prefix that
